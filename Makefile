@@ -1,0 +1,37 @@
+# ShuffleUp: `make run` serves the app with a demo league; `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 5000
+export FLASK_APP := app
+
+.PHONY: install run test test-fast bench clean
+
+$(BIN)/activate: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $(BIN)/activate
+
+install: $(BIN)/activate
+
+instance/config.py:
+	mkdir -p instance
+	$(BIN)/python -c "import secrets; print(f'SECRET_KEY = {secrets.token_hex(32)!r}')" > instance/config.py
+
+run: install instance/config.py
+	$(BIN)/flask db upgrade
+	$(BIN)/flask league demo
+	$(BIN)/flask run --host 127.0.0.1 --port $(PORT)
+
+test: install
+	$(BIN)/python -m pytest
+
+test-fast: install
+	$(BIN)/python -m pytest tests/unit tests/web
+
+bench: install
+	$(BIN)/python -m pytest tests/bench --benchmark-only
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

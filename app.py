@@ -1,0 +1,31 @@
+"""ShuffleUp's application factory."""
+import os
+
+from flask import Flask
+
+
+def create_app(test_config=None):
+    """Build the app: defaults, then instance/config.py (or test_config), then extensions,
+    blueprints and the `league` commands (the flaskr tutorial's shape)."""
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_object("settings.Defaults")
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("SHUFFLEUP")
+    else:
+        app.config.from_mapping(test_config)
+
+    import settings
+    settings.finish(app)
+
+    import extensions
+    extensions.init_app(app)
+
+    from blueprints import auth, host, live, organiser, play
+    for blueprint in (auth.bp, organiser.bp, host.bp, play.bp, live.bp):
+        app.register_blueprint(blueprint)
+
+    import cli
+    cli.init_app(app)
+    return app

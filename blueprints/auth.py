@@ -1,0 +1,49 @@
+"""Logins for organisers and hosts (Flask-Login, hashed passwords, rate-limited)."""
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required, login_user, logout_user
+
+from extensions import db, limiter
+from models import User
+
+bp = Blueprint("auth", __name__)
+
+
+def _safe_next(target: str | None) -> str | None:
+    """Only a path on this site: an open redirect would let a forged link send a host elsewhere."""
+    if not target:
+        return None
+    parts = urlsplit(target)
+    return target if not parts.scheme and not parts.netloc and target.startswith("/") else None
+
+
+@bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
+def login():
+    """Show the login form; on POST check the password and start the session."""
+    error = None
+    username = ""
+    if request.method == "POST":
+        username = request.form.get("username", "").strip()
+        user = db.session.scalar(db.select(User).where(User.username == username))
+        if user is not None and user.check_password(request.form.get("password", "")):
+            login_user(user, remember=True)
+            return redirect(_safe_next(request.args.get("next")) or url_for("organiser.home"))
+        error = "That username and password do not match."
+    status = 401 if error else 200
+    return render_template("auth/login.html", error=error, username=username), status
+
+
+@bp.route("/logout", methods=["POST"])
+@login_required
+def logout():
+    """End the session."""
+    logout_user()
+    flash("You are logged out.")
+    return redirect(url_for("play.home"))
+
+
+@bp.app_context_processor
+def _user_context():
+    return {"user": current_user}

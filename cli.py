@@ -1,0 +1,129 @@
+"""`flask --app app league …`: import results and query standings and qualifiers (DESIGN.md "Interfaces")."""
+import json
+
+import click
+from flask.cli import AppGroup
+
+import records
+from extensions import db
+from league.results_file import ResultsFileError, parse_results
+
+league_cli = AppGroup("league", help="Import results and query a league's standings and qualifiers.")
+
+
+def _league(name: str):
+    league = records.find_league(name)
+    if league is None:
+        raise click.ClickException(f"no league named {name!r} (import with --create --kind free|cash to make one)")
+    return league
+
+
+@league_cli.command("import-results")
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@click.option("--league", "league_name", required=True, help="The league's name.")
+@click.option("--create", is_flag=True, help="Create the league if it does not exist.")
+@click.option("--kind", type=click.Choice(["free", "cash"]), help="The new league's kind (with --create).")
+@click.option("--replace", is_flag=True, help="Overwrite events that already have results.")
+def import_results_command(file, league_name, create, kind, replace):
+    """Import past results from FILE.csv, all or nothing (R-PTS, then R-QUAL for each month)."""
+    try:
+        events = parse_results(file.read())
+        league = records.find_league(league_name)
+        if league is None:
+            if not create:
+                raise click.ClickException(f"no league named {league_name!r}: add --create --kind free|cash")
+            if kind is None:
+                raise click.ClickException("--create needs --kind free or --kind cash")
+            league = records.create_league(league_name, kind)
+        summary = records.import_results(league, events, replace=replace)
+    except ResultsFileError as rejected:
+        db.session.rollback()
+        raise click.ClickException("the file was rejected; nothing was imported:\n" + str(rejected)) from None
+    except UnicodeDecodeError:
+        db.session.rollback()
+        raise click.ClickException("the file is not UTF-8 text; nothing was imported") from None
+    except click.ClickException:
+        db.session.rollback()
+        raise
+    db.session.commit()
+    click.echo(f"Imported {summary.results} results from {summary.events} events into {league.name} "
+               f"({summary.new_members} new members, {summary.new_venues} new venues; "
+               f"months settled: {', '.join(summary.months)}).")
+
+
+@league_cli.command("standings")
+@click.option("--league", "league_name", required=True)
+@click.option("--month", help="YYYY-MM")
+@click.option("--year", help="YYYY")
+@click.option("--json", "as_json", is_flag=True, help="Print DESIGN.md's JSON shape.")
+def standings_command(league_name, month, year, as_json):
+    """Print the monthly (R-STD-1) or season (R-STD-2) table."""
+    if bool(month) == bool(year):
+        raise click.UsageError("give exactly one of --month YYYY-MM or --year YYYY")
+    league = _league(league_name)
+    try:
+        table = records.month_standings(league, month) if month else records.year_standings(league, year)
+    except ValueError as problem:
+        raise click.BadParameter(str(problem)) from None
+    if as_json:
+        click.echo(json.dumps(records.standings_json(table), indent=2))
+        return
+    click.echo(f"{league.name} — {month or year}")
+    for row in table:
+        click.echo(f"{row.rank:>4}  {row.player:<30} {row.points:>6}  {row.events:>3} events")
+
+
+@league_cli.command("qualifiers")
+@click.option("--league", "league_name", required=True)
+@click.option("--month", required=True, help="YYYY-MM")
+@click.option("--json", "as_json", is_flag=True, help="Print DESIGN.md's JSON shape.")
+def qualifiers_command(league_name, month, as_json):
+    """Print the month's Monthly Final tickets, Top-10 Shoot-out and High-roller Final entrants (R-QUAL, R-FIN)."""
+    league = _league(league_name)
+    try:
+        found = records.qualifiers(league, month)
+    except ValueError as problem:
+        raise click.BadParameter(str(problem)) from None
+    if as_json:
+        click.echo(json.dumps(found, indent=2))
+        return
+    click.echo(f"{league.name} — {month}\nMonthly Final tickets:")
+    for t in found["monthly_final"]:
+        click.echo(f"  {t['player']:<30} {t['date']}  {t['venue']}  #{t['position']}")
+    click.echo("Top-10 Shoot-out:")
+    for q in found["top10_shootout"]:
+        click.echo(f"  {q['player']:<30} {q['points']:>6}")
+    click.echo("High-roller Final:")
+    for q in found["highroller_final"]:
+        click.echo(f"  {q['player']:<30} {q['events']:>3} events  {q['starting_stack']:>6} chips")
+
+
+@league_cli.command("demo")
+def demo_command():
+    """Load the demo league (a month of nights and tonight's game) into an empty database."""
+    import demo
+    if demo.load_if_empty():
+        click.echo("Loaded the demo league. Organiser login: organiser / organiser-demo; host: host / host-demo.")
+    else:
+        click.echo("The database already has a league: demo not loaded.")
+
+
+@league_cli.command("create-user")
+@click.option("--league", "league_name", required=True)
+@click.option("--username", required=True)
+@click.option("--role", type=click.Choice(["organiser", "host"]), required=True)
+@click.password_option()
+def create_user_command(league_name, username, role, password):
+    """Create an organiser or host login."""
+    from models import User
+    league = _league(league_name)
+    user = User(username=username, display_name=username, role=role, league_id=league.id)
+    user.set_password(password)
+    db.session.add(user)
+    db.session.commit()
+    click.echo(f"Created {role} {username}.")
+
+
+def init_app(app) -> None:
+    """Register the `league` command group."""
+    app.cli.add_command(league_cli)

@@ -1,0 +1,59 @@
+"""The app's extensions, created unbound and attached in create_app through init_app."""
+import os
+
+from flask_compress import Compress
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_login import LoginManager
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import MetaData, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    # Named constraints, so that Alembic can alter them on SQLite and PostgreSQL alike.
+    metadata = MetaData(naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    })
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+login_manager = LoginManager()
+csrf = CSRFProtect()
+limiter = Limiter(key_func=get_remote_address, default_limits=[])
+compress = Compress()
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record):
+    """WAL lets the clock's readers carry on while the host writes; foreign keys are off by default."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        if not connection_record.info.get("memory"):
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+
+def init_app(app) -> None:
+    """Attach every extension to the app."""
+    db.init_app(app)
+    migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
+                     render_as_batch=True, compare_type=True)
+    login_manager.init_app(app)
+    login_manager.login_view = "auth.login"
+    login_manager.login_message = "Please log in as the host or organiser."
+    csrf.init_app(app)
+    limiter.init_app(app)
+    compress.init_app(app)
+
+    import models  # noqa: F401  (registers the tables and the user loader)

@@ -1,0 +1,183 @@
+"""The results file organisers import (DESIGN.md "Interfaces"): parsed and checked whole, in plain Python.
+
+Columns: date (YYYY-MM-DD), start_time (HH:MM, optional), venue, event_type, position (ties share a
+number, the next skips: 1,2,2,4), player, status (played by default, no_show with an empty position,
+dq). One event = one (date, start_time, venue). Any bad row rejects the whole file.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from dataclasses import dataclass
+
+from league.events import EVENT_TYPES
+from league.members import clean_name, name_key, name_problem
+from league.points import STATUSES, check_finishing_order
+
+REQUIRED_COLUMNS = ("date", "venue", "event_type", "position", "player")
+OPTIONAL_COLUMNS = ("start_time", "status")
+MAX_ERRORS = 20
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One player's result on one line of the file."""
+    line: int
+    player: str
+    position: int | None
+    status: str
+
+
+@dataclass(frozen=True)
+class EventResults:
+    """The rows of one event, keyed as the file keys it: (date, start time, venue)."""
+    date: dt.date
+    start_time: dt.time | None
+    venue: str
+    event_type: str
+    rows: tuple[ResultRow, ...]
+
+    @property
+    def first_line(self) -> int:
+        return min(row.line for row in self.rows)
+
+    def describe(self) -> str:
+        """The event as an organiser would name it in a message."""
+        when = self.date.isoformat() + (f" {self.start_time:%H:%M}" if self.start_time else "")
+        return f"{when} at {self.venue}"
+
+
+class ResultsFileError(ValueError):
+    """The file was rejected; `errors` lists each problem with its line number."""
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__("\n".join(errors))
+
+
+def _parse_date(text: str) -> dt.date:
+    try:
+        if len(text) != 10:
+            raise ValueError
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"bad date {text!r}: use YYYY-MM-DD") from None
+
+
+def _parse_time(text: str) -> dt.time | None:
+    if not text:
+        return None
+    try:
+        hours, minutes = text.split(":")
+        if len(minutes) != 2 or not hours.isdigit() or not minutes.isdigit():
+            raise ValueError
+        return dt.time(int(hours), int(minutes))
+    except ValueError:
+        raise ValueError(f"bad start_time {text!r}: use HH:MM (24-hour)") from None
+
+
+def _parse_row(record: dict[str, str]) -> tuple[tuple, str, ResultRow, str]:
+    """One line → (event key, event type, row, venue); ValueError names what is wrong."""
+    date = _parse_date(record["date"])
+    start_time = _parse_time(record.get("start_time", ""))
+    venue = clean_name(record["venue"])
+    if not venue:
+        raise ValueError("the venue is empty")
+    event_type = record["event_type"].casefold()
+    if event_type not in EVENT_TYPES:
+        raise ValueError(f"unknown event type {record['event_type']!r}: use one of {', '.join(EVENT_TYPES)}")
+    problem = name_problem(record["player"])
+    if problem:
+        raise ValueError(problem)
+    status = record.get("status", "").casefold() or "played"
+    if status not in STATUSES:
+        raise ValueError(f"unknown status {record['status']!r}: use one of {', '.join(STATUSES)}")
+    text = record["position"]
+    if status == "no_show":
+        if text:
+            raise ValueError("a no_show has no position: leave it empty")
+        position = None
+    else:
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"bad position {text!r}: a whole number from 1 (status {status})")
+        position = int(text)
+    key = (date, start_time, name_key(venue))
+    return key, event_type, ResultRow(0, clean_name(record["player"]), position, status), venue
+
+
+def parse_results(text: str) -> list[EventResults]:
+    """Parse and check a whole results file; raise ResultsFileError naming every bad line (up to 20).
+
+    Checks each row (date, time, venue, event type, player, status, position) and each event
+    (one event type, a player at most once, positions forming a valid finishing order: R-PTS-6).
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [(name or "").strip().casefold() for name in (reader.fieldnames or [])]
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    unknown = [c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+    if not header:
+        raise ResultsFileError(["line 1: the file is empty: expected a header line "
+                                f"({', '.join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)})"])
+    if missing or unknown or len(set(header)) != len(header):
+        problems = []
+        if missing:
+            problems.append("missing column(s) " + ", ".join(missing))
+        if unknown:
+            problems.append("unknown column(s) " + ", ".join(unknown))
+        if len(set(header)) != len(header):
+            problems.append("a column is named twice")
+        raise ResultsFileError(["line 1: " + "; ".join(problems)])
+    reader.fieldnames = header
+
+    errors: list[str] = []
+    events: dict[tuple, dict] = {}
+    line = 1
+    try:
+        for record in reader:
+            line = reader.line_num
+            if None in record or any(value is None for value in record.values()):
+                errors.append(f"line {line}: expected {len(header)} fields, found a different number")
+                continue
+            values = {k: (v or "").strip() for k, v in record.items()}
+            if not any(values.values()):
+                continue  # a blank line, as spreadsheets leave at the end
+            try:
+                key, event_type, row, venue = _parse_row(values)
+            except ValueError as problem:
+                errors.append(f"line {line}: {problem}")
+                continue
+            event = events.setdefault(key, {"type": event_type, "venue": venue, "rows": [], "line": line})
+            if event["type"] != event_type:
+                errors.append(f"line {line}: event type {event_type} differs from {event['type']} "
+                              f"given for the same event on line {event['line']}")
+                continue
+            event["rows"].append(ResultRow(line, row.player, row.position, row.status))
+    except csv.Error as problem:
+        errors.append(f"line {reader.line_num}: {problem}")
+
+    results = []
+    for (date, start_time, _), event in events.items():
+        found = EventResults(date, start_time, event["venue"], event["type"], tuple(event["rows"]))
+        seen: dict[str, int] = {}
+        for row in found.rows:
+            earlier = seen.setdefault(name_key(row.player), row.line)
+            if earlier != row.line:
+                errors.append(f"line {row.line}: {row.player} is already in {found.describe()} on line {earlier}")
+        try:
+            check_finishing_order([r.position for r in found.rows if r.position is not None])
+        except ValueError as problem:
+            lines = ", ".join(str(r.line) for r in found.rows)
+            errors.append(f"line {found.first_line}: positions in {found.describe()} (lines {lines}) "
+                          f"do not form a valid finishing order: {problem}")
+        results.append(found)
+    if not results and not errors:
+        errors.append("line 2: the file has a header but no results")
+    if errors:
+        errors.sort(key=lambda message: int(message.split(":")[0].split()[1]))
+        if len(errors) > MAX_ERRORS:
+            errors = errors[:MAX_ERRORS] + [f"… and {len(errors) - MAX_ERRORS} more problems"]
+        raise ResultsFileError(errors)
+    return results

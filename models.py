@@ -1,0 +1,194 @@
+"""The league's records as typed SQLAlchemy 2 models. Small methods only: the rules live in league/."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+import secrets
+from typing import Any
+
+from flask_login import UserMixin
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from extensions import db, login_manager
+from league.members import clean_name, name_key
+
+
+def utcnow() -> dt.datetime:
+    """The current time in UTC, naive, as stored in every timestamp column."""
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+def slugify(name: str) -> str:
+    """A URL-safe league or venue slug."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name_key(name)).strip("-")
+    return slug or "league"
+
+
+class League(db.Model):
+    """A league: free-to-play or cash, with its settings (pass-down, payout percentage, stacks, bonuses)."""
+    __tablename__ = "leagues"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120), unique=True)
+    slug: Mapped[str] = mapped_column(String(120), unique=True)
+    kind: Mapped[str] = mapped_column(String(10))  # "free" | "cash"
+    timezone: Mapped[str] = mapped_column(String(64), default="Australia/Sydney")
+    pass_down: Mapped[bool] = mapped_column(default=True)
+    payout_percent: Mapped[int] = mapped_column(default=10)
+    shot_clock_seconds: Mapped[int] = mapped_column(default=70)
+    # Per event type: {"nightly": {"starting_stack": 10000, "bonuses": {"food": 1000}}, ...}
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    venues: Mapped[list[Venue]] = relationship(back_populates="league", order_by="Venue.name")
+
+
+class Venue(db.Model):
+    """A pub where the league plays."""
+    __tablename__ = "venues"
+    __table_args__ = (UniqueConstraint("league_id", "name"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    name: Mapped[str] = mapped_column(String(120))
+    address: Mapped[str] = mapped_column(String(200), default="")
+
+    league: Mapped[League] = relationship(back_populates="venues")
+
+
+class Member(db.Model):
+    """A league member (R-MEM-1): free, 18+, photo ID checked when under 21."""
+    __tablename__ = "members"
+    __table_args__ = (UniqueConstraint("league_id", "name_key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(80))
+    contact: Mapped[str | None] = mapped_column(String(120))
+    adult_confirmed_at: Mapped[dt.datetime | None]
+    under_21: Mapped[bool] = mapped_column(default=False)
+    id_checked_at: Mapped[dt.datetime | None]
+    card_code: Mapped[str] = mapped_column(String(43), unique=True, default=lambda: secrets.token_urlsafe(24))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    @classmethod
+    def named(cls, league_id: int, name: str) -> Member:
+        """A new member with the matching key filled in."""
+        return cls(league_id=league_id, name=clean_name(name), name_key=name_key(name))
+
+
+class User(UserMixin, db.Model):
+    """A login: an organiser (runs the league) or a host (runs nights)."""
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    display_name: Mapped[str] = mapped_column(String(80))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(10))  # "organiser" | "host"
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+
+    league: Mapped[League] = relationship()
+
+    def set_password(self, password: str) -> None:
+        """Store only a salted hash."""
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        """Compare against the stored hash."""
+        return check_password_hash(self.password_hash, password)
+
+    @property
+    def is_organiser(self) -> bool:
+        return self.role == "organiser"
+
+
+@login_manager.user_loader
+def _load_user(user_id: str) -> User | None:
+    return db.session.get(User, int(user_id)) if user_id.isdigit() else None
+
+
+class Event(db.Model):
+    """One night's game (or a final) at a venue, with its blind structure and clock state."""
+    __tablename__ = "events"
+    __table_args__ = (
+        Index("ix_events_league_date", "league_id", "date"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id"))
+    event_type: Mapped[str] = mapped_column(String(20))
+    date: Mapped[dt.date]
+    start_time: Mapped[dt.time | None]
+    status: Mapped[str] = mapped_column(String(12), default="scheduled")  # scheduled|running|finished|settled
+    host_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    # The blind structure (league.structures JSON) and the stored clock state (league.clock.ClockState).
+    structure: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    clock_index: Mapped[int] = mapped_column(default=0)
+    clock_item_elapsed_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+    clock_running_since_ms: Mapped[int | None] = mapped_column(BigInteger)
+    clock_started: Mapped[bool] = mapped_column(default=False)
+    clock_version: Mapped[int] = mapped_column(default=0)
+    settled_at: Mapped[dt.datetime | None]
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    league: Mapped[League] = relationship()
+    venue: Mapped[Venue] = relationship()
+    host: Mapped[User | None] = relationship()
+    entries: Mapped[list[Entry]] = relationship(back_populates="event", cascade="all, delete-orphan")
+
+    @property
+    def month(self) -> str:
+        """The event's month as YYYY-MM (the venue's local date)."""
+        return self.date.strftime("%Y-%m")
+
+
+class Entry(db.Model):
+    """A member in an event: status, finishing position, chips at a deal, points and prize."""
+    __tablename__ = "entries"
+    __table_args__ = (
+        UniqueConstraint("event_id", "member_id"),
+        Index("ix_entries_member", "member_id"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    # registered (pre-registered, not arrived) | playing | played | dq | no_show
+    status: Mapped[str] = mapped_column(String(12), default="playing")
+    position: Mapped[int | None]
+    chips_at_deal: Mapped[int | None] = mapped_column(BigInteger)
+    points: Mapped[int] = mapped_column(default=0)
+    prize: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="entries")
+    member: Mapped[Member] = relationship()
+
+
+class Ticket(db.Model):
+    """A Monthly Final ticket (R-QUAL-1..3): one per member per month, from the event that gave it."""
+    __tablename__ = "tickets"
+    __table_args__ = (UniqueConstraint("league_id", "month", "member_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    month: Mapped[str] = mapped_column(String(7))  # YYYY-MM
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    presented_at: Mapped[dt.datetime | None]
+
+    member: Mapped[Member] = relationship()
+    event: Mapped[Event] = relationship()
+
+
+class Ruling(db.Model):
+    """The append-only record of rulings and overrides (R-MEM-2): who, when, what and why."""
+    __tablename__ = "rulings"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="SET NULL"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    kind: Mapped[str] = mapped_column(String(40))
+    rule_id: Mapped[str] = mapped_column(String(20), default="")
+    reason: Mapped[str] = mapped_column(String(500), default="")
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -1,0 +1,222 @@
+"""The league's records: reads and writes models, and asks league/ for every decision.
+
+Views and commands call these; they never decide a rule themselves. Callers commit.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import func
+
+from extensions import db
+from league.events import EVENT_TYPES
+from league.finals import starting_stack
+from league.members import name_key
+from league.points import Finish, award_points
+from league.qualify import EventResult, may_enter_final, monthly_tickets, shootout_qualifiers
+from league.results_file import EventResults, ResultsFileError
+from league.standings import StandingRow, rank_table
+from models import Entry, Event, League, Member, Ticket, Venue, slugify, utcnow
+
+POINT_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_points)
+TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_tickets)
+COUNTED = ("played", "dq")  # R-PTS-5: who took a seat and played
+
+
+def parse_month(text: str) -> tuple[dt.date, dt.date]:
+    """'YYYY-MM' → (first day, first day of the next month); ValueError with a clear message."""
+    try:
+        if len(text) != 7:
+            raise ValueError
+        first = dt.date.fromisoformat(text + "-01")
+    except ValueError:
+        raise ValueError(f"bad month {text!r}: use YYYY-MM") from None
+    following = dt.date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return first, following
+
+
+def parse_year(text: str | int) -> tuple[dt.date, dt.date]:
+    """'YYYY' → (1 January, 1 January of the next year)."""
+    year = str(text)
+    if len(year) != 4 or not year.isdigit() or int(year) < 1900:
+        raise ValueError(f"bad year {text!r}: use YYYY")
+    return dt.date(int(year), 1, 1), dt.date(int(year) + 1, 1, 1)
+
+
+def find_league(name_or_slug: str) -> League | None:
+    """A league by its name (any case) or its slug."""
+    return db.session.scalar(db.select(League).where(
+        (func.lower(League.name) == name_or_slug.strip().lower()) | (League.slug == name_or_slug)))
+
+
+def create_league(name: str, kind: str) -> League:
+    """A new league with the defaults of its kind (pass-down on for free leagues, off for cash: R-QUAL-2)."""
+    if kind not in ("free", "cash"):
+        raise ValueError(f"unknown league kind {kind!r}: use free or cash")
+    league = League(name=name.strip(), slug=slugify(name), kind=kind, pass_down=(kind == "free"), settings={})
+    db.session.add(league)
+    db.session.flush()
+    return league
+
+
+def settle_order(event: Event) -> tuple:
+    """R-QUAL-2: events settle by date, then start time, then venue name."""
+    return (event.date, event.start_time or dt.time(0, 0), event.venue.name.casefold(), event.id)
+
+
+def award_event_points(event: Event) -> None:
+    """R-PTS-1..8: write each entry's points from its finishing position and status."""
+    kind = EVENT_TYPES[event.event_type]
+    finishes = [Finish(entry.id, entry.position, entry.status) for entry in event.entries]
+    points = award_points(finishes, high_roller=kind.high_roller, awards_points=kind.awards_points)
+    for entry in event.entries:
+        entry.points = points.get(entry.id, 0)
+
+
+def settle_tickets(league: League, month: str) -> list[Ticket]:
+    """R-QUAL-1/2: re-issue the month's Monthly Final tickets from its settled nights, in date order.
+
+    A ticket already presented at the Final keeps its presented time if its holder still earns it.
+    """
+    first, following = parse_month(month)
+    events = db.session.scalars(db.select(Event).where(
+        Event.league_id == league.id, Event.date >= first, Event.date < following,
+        Event.event_type.in_(TICKET_TYPES), Event.status == "settled")).all()
+    results = [EventResult(event.id, settle_order(event),
+                           tuple(Finish(e.member_id, e.position, e.status) for e in event.entries))
+               for event in events]
+    issued = monthly_tickets(results, pass_down=league.pass_down)
+    existing = {t.member_id: t for t in db.session.scalars(
+        db.select(Ticket).where(Ticket.league_id == league.id, Ticket.month == month))}
+    tickets = []
+    for ticket in issued:
+        old = existing.pop(ticket.player, None)
+        if old is None:
+            old = Ticket(league_id=league.id, month=month, member_id=ticket.player)
+            db.session.add(old)
+        old.event_id, old.position = ticket.event, ticket.position
+        tickets.append(old)
+    for gone in existing.values():
+        db.session.delete(gone)
+    return tickets
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    events: int
+    results: int
+    new_members: int
+    new_venues: int
+    months: tuple[str, ...]
+
+
+def import_results(league: League, events: list[EventResults], *, replace: bool = False) -> ImportSummary:
+    """Write a parsed results file (R-PTS for each event, then R-QUAL for each month it touches).
+
+    An event that already has results is an error unless `replace` is set, so importing the same
+    file twice cannot double anyone's points. Nothing is committed here: the caller commits once.
+    """
+    venues = {name_key(v.name): v for v in db.session.scalars(db.select(Venue).where(Venue.league_id == league.id))}
+    members = {m.name_key: m for m in db.session.scalars(db.select(Member).where(Member.league_id == league.id))}
+    new_members = new_venues = results = 0
+    errors = []
+    months = set()
+    for found in events:
+        venue = venues.get(name_key(found.venue))
+        if venue is None:
+            venue = venues[name_key(found.venue)] = Venue(league_id=league.id, name=found.venue)
+            db.session.add(venue)
+            db.session.flush()
+            new_venues += 1
+        event = db.session.scalar(db.select(Event).where(
+            Event.league_id == league.id, Event.venue_id == venue.id, Event.date == found.date,
+            Event.start_time.is_(None) if found.start_time is None else Event.start_time == found.start_time))
+        if event is not None and event.entries:
+            if not replace:
+                errors.append(f"line {found.first_line}: {found.describe()} already has results "
+                              "(import with --replace to overwrite them)")
+                continue
+            months.add(event.month)
+            event.entries.clear()
+            db.session.flush()
+        if event is None:
+            event = Event(league_id=league.id, venue=venue, date=found.date, start_time=found.start_time,
+                          event_type=found.event_type)
+            db.session.add(event)
+        event.event_type, event.status, event.settled_at = found.event_type, "settled", utcnow()
+        for row in found.rows:
+            member = members.get(name_key(row.player))
+            if member is None:
+                member = members[name_key(row.player)] = Member.named(league.id, row.player)
+                db.session.add(member)
+                new_members += 1
+            event.entries.append(Entry(member=member, position=row.position, status=row.status))
+            results += 1
+        db.session.flush()
+        award_event_points(event)
+        months.add(event.month)
+    if errors:
+        raise ResultsFileError(errors)
+    db.session.flush()
+    for month in sorted(months):
+        settle_tickets(league, month)
+    return ImportSummary(len(events), results, new_members, new_venues, tuple(sorted(months)))
+
+
+def standings(league: League, first: dt.date, following: dt.date) -> list[StandingRow]:
+    """R-STD-1/2: the table for [first, following): points summed over point-awarding nights."""
+    rows = db.session.execute(
+        db.select(Member.id, Member.name, func.sum(Entry.points), func.count(Entry.id))
+        .join(Entry, Entry.member_id == Member.id)
+        .join(Event, Event.id == Entry.event_id)
+        .where(Event.league_id == league.id, Event.date >= first, Event.date < following,
+               Event.event_type.in_(POINT_TYPES), Event.status == "settled", Entry.status.in_(COUNTED))
+        .group_by(Member.id, Member.name)).all()
+    return rank_table((member_id, name, int(points or 0), events) for member_id, name, points, events in rows)
+
+
+def month_standings(league: League, month: str) -> list[StandingRow]:
+    """R-STD-1: the monthly table."""
+    return standings(league, *parse_month(month))
+
+
+def year_standings(league: League, year: str | int) -> list[StandingRow]:
+    """R-STD-2: the season table (the whole table; pages show the Top 50 with ties)."""
+    return standings(league, *parse_year(year))
+
+
+def ticket_holders(league: League, month: str) -> list[Ticket]:
+    """R-QUAL-1/2: the month's Monthly Final tickets, in the order the nights were settled."""
+    tickets = db.session.scalars(db.select(Ticket).join(Event).join(Venue).where(
+        Ticket.league_id == league.id, Ticket.month == month)).all()
+    return sorted(tickets, key=lambda t: (settle_order(t.event), t.position, t.member.name.casefold()))
+
+
+def qualifiers(league: League, month: str, table: list[StandingRow] | None = None) -> dict[str, list[dict]]:
+    """R-QUAL-1..5 and R-FIN: who holds Monthly Final tickets, who made the Top-10 Shoot-out, and the
+    High-roller Final entrants with their starting stacks, in DESIGN.md's JSON shape."""
+    table = month_standings(league, month) if table is None else table
+    return {
+        "monthly_final": [
+            {"player": t.member.name, "date": t.event.date.isoformat(), "venue": t.event.venue.name,
+             "position": t.position} for t in ticket_holders(league, month)],
+        "top10_shootout": [{"player": row.player, "points": row.points} for row in shootout_qualifiers(table)],
+        "highroller_final": [
+            {"player": row.player, "events": row.events,
+             "starting_stack": starting_stack("highroller_final", league.kind, row.events)}
+            for row in table if may_enter_final(row.events)],
+    }
+
+
+def standings_json(table: list[StandingRow]) -> dict[str, list[dict]]:
+    """DESIGN.md's standings shape."""
+    return {"standings": [{"rank": r.rank, "player": r.player, "points": r.points, "events": r.events}
+                          for r in table]}
+
+
+def league_months(league: League) -> list[str]:
+    """The months (YYYY-MM) in which the league has settled nights, newest first."""
+    dates = db.session.scalars(db.select(Event.date).where(
+        Event.league_id == league.id, Event.status == "settled").distinct()).all()
+    return sorted({d.strftime("%Y-%m") for d in dates}, reverse=True)

@@ -1,0 +1,54 @@
+"""Configuration defaults and the environment overrides README promises (DATABASE_URL, REDIS_URL)."""
+import os
+import secrets
+
+from jinja2 import StrictUndefined
+
+
+class Defaults:
+    SECRET_KEY = None
+    SQLALCHEMY_DATABASE_URI = None
+    SQLALCHEMY_ENGINE_OPTIONS: dict = {}
+    REDIS_URL = None
+    WTF_CSRF_TIME_LIMIT = None  # a host's phone may sit on one page all night
+    SESSION_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_HTTPONLY = True
+    REMEMBER_COOKIE_SAMESITE = "Lax"
+    RATELIMIT_STORAGE_URI = "memory://"
+    RATELIMIT_HEADERS_ENABLED = True
+    LOGIN_RATE_LIMIT = "10 per minute"
+    COMPRESS_MIMETYPES = [
+        "text/html", "text/css", "text/javascript", "application/javascript",
+        "application/json", "image/svg+xml", "application/manifest+json",
+    ]
+    COMPRESS_MIN_SIZE = 256
+
+
+def database_url(url: str) -> str:
+    """Accept the usual postgres:// and postgresql:// forms and use the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def finish(app) -> None:
+    """Fill what depends on the environment or the instance folder once the config files are read."""
+    config = app.config
+    url = os.environ.get("DATABASE_URL") if not config.get("TESTING") else None
+    if url:
+        config["SQLALCHEMY_DATABASE_URI"] = url
+    if not config.get("SQLALCHEMY_DATABASE_URI"):
+        config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "league.db")
+    config["SQLALCHEMY_DATABASE_URI"] = database_url(config["SQLALCHEMY_DATABASE_URI"])
+    redis_url = os.environ.get("REDIS_URL") if not config.get("TESTING") else None
+    if redis_url:
+        config["REDIS_URL"] = redis_url
+    if config.get("REDIS_URL") and config.get("RATELIMIT_STORAGE_URI") == "memory://":
+        config["RATELIMIT_STORAGE_URI"] = config["REDIS_URL"]
+    if not config.get("SECRET_KEY"):
+        # Without instance/config.py (made by `make run`) sessions last only as long as this process.
+        app.logger.warning("No SECRET_KEY in instance/config.py: using a random one for this process.")
+        config["SECRET_KEY"] = secrets.token_hex(32)
+    if config.get("TESTING"):
+        app.jinja_env.undefined = StrictUndefined
