@@ -1,0 +1,354 @@
+"""The shared blind clock (R-CLOCK-1..4, R-LATE-1, R-LATE-3), derived from stored state.
+
+No process keeps the clock in memory: the database holds a ClockState, and every screen is
+view(structure, state, now_ms) with the server's epoch milliseconds. Host actions are pure
+functions from one ClockState to the next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from league.structures import (
+    MS_PER_MINUTE,
+    Break,
+    Level,
+    Structure,
+    major_break_index,
+    play_starts_ms,
+)
+
+# R-CLOCK-3: the host can add time, but a level stretched without limit is almost always a
+# mis-tap; an hour of slack covers any real reason (a dispute, a long colour-up).
+MAX_ADDED_MS = 60 * MS_PER_MINUTE
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """What is stored for an event's clock (R-CLOCK-3).
+
+    `index`: the item current at the last change. `item_elapsed_ms`: time elapsed in it at the
+    last change; negative when time was added, which lengthens only the current item.
+    `running_since_ms`: server time it last started running; None when paused or not started.
+    `started`: the clock has run at least once (R-CHIP-2 "commencement of play").
+    `version`: bumped by every host action, so devices can tell stale state from fresh.
+    """
+
+    index: int = 0
+    item_elapsed_ms: int = 0
+    running_since_ms: int | None = None
+    started: bool = False
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class NextItem:
+    """The item after the current one, for "Next: ..." (R-CLOCK-2).
+
+    For a level: label "Level N" and its blinds. For a break: its label, and the blinds of the
+    level after it, so a screen can say "Break 15 min, then 150/300".
+    """
+
+    index: int
+    is_break: bool
+    label: str
+    minutes: int
+    small_blind: int
+    big_blind: int
+    ante: int
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """Everything a screen shows, derived from the stored state at `at_ms` (R-CLOCK-1..3, R-LATE-1).
+
+    During a break the blinds are those of the next level. `remaining_ms` is 0 in overtime and
+    `overtime_ms` is the time past the end of the last item (the clock keeps counting on the last
+    level rather than sticking at 00:00). `play_elapsed_ms` is the position on the structure's
+    timeline counting levels only; time added to a level is not play until it is used up.
+    """
+
+    at_ms: int
+    index: int
+    level_number: int
+    is_break: bool
+    break_label: str
+    colour_up: str
+    is_major_break: bool
+    small_blind: int
+    big_blind: int
+    ante: int
+    item_duration_ms: int
+    remaining_ms: int
+    overtime_ms: int
+    running: bool
+    started: bool
+    version: int
+    next_item: NextItem | None
+    ms_to_next_break: int | None
+    registration_open: bool
+    play_elapsed_ms: int
+
+
+def _position(structure: Structure, index: int, elapsed_ms: int) -> tuple[int, int]:
+    """Walk forward from (index, elapsed) to the item that time falls in.
+
+    Exactly at a boundary the next item is current. On the last item elapsed may exceed its
+    duration: that excess is overtime.
+    """
+    if not structure:
+        raise ValueError("The structure has no levels, so there is no clock to show")
+    # A structure edited after the clock started may be shorter than the stored index.
+    index = min(max(index, 0), len(structure) - 1)
+    while index < len(structure) - 1 and elapsed_ms >= structure[index].duration_ms:
+        elapsed_ms -= structure[index].duration_ms
+        index += 1
+    return index, elapsed_ms
+
+
+def _now_position(structure: Structure, state: ClockState, now_ms: int) -> tuple[int, int]:
+    elapsed = state.item_elapsed_ms
+    if state.running_since_ms is not None:
+        # Processes' clocks may differ slightly; a lagging one must not run the clock backwards.
+        elapsed += max(0, now_ms - state.running_since_ms)
+    return _position(structure, state.index, elapsed)
+
+
+def _level_in_force(structure: Structure, index: int) -> Level:
+    """The level whose blinds apply at `index`: itself, or for a break the next level."""
+    after = [item for item in structure[index:] if isinstance(item, Level)]
+    if after:
+        return after[0]
+    before = [item for item in structure[:index] if isinstance(item, Level)]
+    return before[-1] if before else Level(0, 0, 0)
+
+
+def _next_item(structure: Structure, index: int) -> NextItem | None:
+    if index + 1 >= len(structure):
+        return None
+    item = structure[index + 1]
+    blinds = _level_in_force(structure, index + 1)
+    if isinstance(item, Break):
+        label = item.label
+    else:
+        label = f"Level {sum(isinstance(i, Level) for i in structure[: index + 2])}"
+    return NextItem(index + 1, isinstance(item, Break), label, item.minutes,
+                    blinds.small_blind, blinds.big_blind, blinds.ante)
+
+
+def view(structure: Structure, state: ClockState, now_ms: int) -> ClockView:
+    """The clock as every device shows it at server time `now_ms` (R-CLOCK-1..3, R-LATE-1).
+
+    Elapsed in the item = item_elapsed_ms, plus now_ms - running_since_ms while running; time
+    then walks forward through the items; past the end of the last item it is overtime.
+    Registration is open while the current item is before the major break (R-LATE-1), always
+    when the structure has none.
+    """
+    index, elapsed = _now_position(structure, state, now_ms)
+    item = structure[index]
+    duration = item.duration_ms
+    remaining = max(0, duration - elapsed)
+    overtime = max(0, elapsed - duration)
+    blinds = _level_in_force(structure, index)
+    is_break = isinstance(item, Break)
+    major = major_break_index(structure)
+
+    ms_to_next_break: int | None = None
+    ahead = remaining
+    for later in structure[index + 1:]:
+        if isinstance(later, Break):
+            ms_to_next_break = ahead
+            break
+        ahead += later.duration_ms
+
+    play_elapsed = play_starts_ms(structure)[index]
+    if not is_break:
+        play_elapsed += min(max(elapsed, 0), duration) + overtime
+
+    return ClockView(
+        at_ms=now_ms,
+        index=index,
+        level_number=sum(isinstance(i, Level) for i in structure[: index + 1]),
+        is_break=is_break,
+        break_label=item.label if is_break else "",
+        colour_up=item.colour_up if is_break else "",
+        is_major_break=index == major,
+        small_blind=blinds.small_blind,
+        big_blind=blinds.big_blind,
+        ante=blinds.ante,
+        item_duration_ms=duration,
+        remaining_ms=remaining,
+        overtime_ms=overtime,
+        running=state.running_since_ms is not None,
+        started=state.started,
+        version=state.version,
+        next_item=_next_item(structure, index),
+        ms_to_next_break=ms_to_next_break,
+        registration_open=major is None or index < major,
+        play_elapsed_ms=play_elapsed,
+    )
+
+
+def bonus_window_open(clock_view: ClockView) -> bool:
+    """Whether food and drink bonuses are accepted now (R-CHIP-2).
+
+    Only at the commencement of play (before the clock first starts) and while the major break
+    is on the clock; the host's override is recorded by the caller.
+    """
+    return not clock_view.started or clock_view.is_major_break
+
+
+def _changed(structure: Structure, state: ClockState, now_ms: int, index: int, elapsed_ms: int,
+             *, running: bool, started: bool | None = None) -> ClockState:
+    """The state after a host action: anchored at now_ms, so nothing on screen jumps."""
+    index, elapsed_ms = _position(structure, index, elapsed_ms)
+    return ClockState(
+        index=index,
+        item_elapsed_ms=elapsed_ms,
+        running_since_ms=now_ms if running else None,
+        started=state.started if started is None else started,
+        version=state.version + 1,
+    )
+
+
+def _running(state: ClockState) -> bool:
+    return state.running_since_ms is not None
+
+
+def start(structure: Structure, state: ClockState, now_ms: int) -> ClockState:
+    """Start the clock for the first time: play commences (R-CLOCK-3, R-CHIP-2)."""
+    if _running(state):
+        raise ValueError("The clock is already running")
+    if state.started:
+        raise ValueError("The clock has already started; resume it instead")
+    index, elapsed = _now_position(structure, state, now_ms)
+    return _changed(structure, state, now_ms, index, elapsed, running=True, started=True)
+
+
+def pause(structure: Structure, state: ClockState, now_ms: int) -> ClockState:
+    """Pause the clock where it stands (R-CLOCK-3)."""
+    if not state.started:
+        raise ValueError("The clock hasn't started yet, so there is nothing to pause")
+    if not _running(state):
+        raise ValueError("The clock is already paused")
+    index, elapsed = _now_position(structure, state, now_ms)
+    return _changed(structure, state, now_ms, index, elapsed, running=False)
+
+
+def resume(structure: Structure, state: ClockState, now_ms: int) -> ClockState:
+    """Resume a paused clock from where it stopped (R-CLOCK-3)."""
+    if not state.started:
+        raise ValueError("The clock hasn't started yet; start it first")
+    if _running(state):
+        raise ValueError("The clock is already running")
+    index, elapsed = _now_position(structure, state, now_ms)
+    return _changed(structure, state, now_ms, index, elapsed, running=True)
+
+
+def next_level(structure: Structure, state: ClockState, now_ms: int) -> ClockState:
+    """Go to the start of the next item, level or break; running or paused stays so (R-CLOCK-3)."""
+    index, _ = _now_position(structure, state, now_ms)
+    if index >= len(structure) - 1:
+        raise ValueError("The clock is already at the last level")
+    return _changed(structure, state, now_ms, index + 1, 0, running=_running(state))
+
+
+def previous_level(structure: Structure, state: ClockState, now_ms: int) -> ClockState:
+    """Go to the start of the previous item; on the first, restart it (R-CLOCK-3)."""
+    index, _ = _now_position(structure, state, now_ms)
+    return _changed(structure, state, now_ms, max(index - 1, 0), 0, running=_running(state))
+
+
+def adjust(structure: Structure, state: ClockState, now_ms: int, delta_ms: int) -> ClockState:
+    """Add (delta_ms > 0) or remove (< 0) time on the current item (R-CLOCK-3).
+
+    Added time lengthens only the current item, up to its duration + 60 minutes left. Removing
+    more than is left carries the rest into the following items. In overtime, removing time
+    adds to the overtime and adding time takes it back off (and past it, gives the last level
+    time left again).
+    """
+    index, elapsed = _now_position(structure, state, now_ms)
+    elapsed = max(elapsed - delta_ms, -MAX_ADDED_MS)
+    return _changed(structure, state, now_ms, index, elapsed, running=_running(state))
+
+
+def jump_to(structure: Structure, state: ClockState, now_ms: int, index: int) -> ClockState:
+    """Go to the start of item `index` (0-based, levels and breaks alike) (R-CLOCK-3)."""
+    if not 0 <= index < len(structure):
+        raise ValueError(f"There is no item {index + 1}: the structure has {len(structure)} items")
+    return _changed(structure, state, now_ms, index, 0, running=_running(state))
+
+
+@dataclass(frozen=True)
+class ShotRule:
+    """Settings for a called clock (R-CLOCK-4): total seconds, warning and count-down points.
+
+    A warning at or below the count means no separate warning phase.
+    """
+
+    length_s: int
+    warning_s: int
+    count_s: int
+
+    def __post_init__(self) -> None:
+        if self.length_s < 1:
+            raise ValueError(f"A shot clock needs at least 1 second, not {self.length_s}")
+        for name, value in (("warning", self.warning_s), ("count", self.count_s)):
+            if not 0 <= value <= self.length_s:
+                raise ValueError(f"The {name} must be 0 to {self.length_s} seconds, not {value}")
+
+
+# R-CLOCK-4. THPA: 70 s, warning at 40 left, count of the last 10. TDA (rule 31): "up to 25
+# seconds plus a 5 second countdown", so 30 s in all with the count as its only warning.
+SHOT_RULES: dict[str, ShotRule] = {
+    "thpa": ShotRule(length_s=70, warning_s=40, count_s=10),
+    "tda": ShotRule(length_s=30, warning_s=0, count_s=5),
+}
+
+
+@dataclass(frozen=True)
+class ShotView:
+    """A called clock at one moment (R-CLOCK-4); phase: running, warning, count or expired."""
+
+    remaining_ms: int
+    phase: str
+
+
+def shot_view(started_ms: int, now_ms: int, length_s: int = 70, warning_s: int = 40,
+              count_s: int = 10) -> ShotView:
+    """The called clock at `now_ms` (R-CLOCK-4); defaults are THPA's, SHOT_RULES has TDA's.
+
+    Phases by time left: above the warning point "running"; at or below it "warning"; at or
+    below the count point "count"; at 0 "expired".
+    """
+    rule = ShotRule(length_s, warning_s, count_s)
+    remaining = max(0, rule.length_s * 1000 - max(0, now_ms - started_ms))
+    if remaining == 0:
+        phase = "expired"
+    elif remaining <= rule.count_s * 1000:
+        phase = "count"
+    elif remaining <= rule.warning_s * 1000:
+        phase = "warning"
+    else:
+        phase = "running"
+    return ShotView(remaining, phase)
+
+
+def missed_blinds(structure: Structure, play_elapsed_ms: int) -> int:
+    """Chips to deduct from a pre-registered player who arrives late (R-LATE-3), as proposed.
+
+    One round of forced bets, small blind + big blind + big-blind ante, for every level that
+    had begun before they arrived. `play_elapsed_ms` is ClockView.play_elapsed_ms at arrival:
+    play time, breaks excluded. A level counts once its first moment has passed, so arriving
+    before the clock starts costs nothing and arriving exactly as level 3 begins costs levels 1
+    and 2. Overtime on the last level adds nothing more.
+
+    Why one round per level: a self-dealt pub table takes about a level to go round once, and
+    an absent player posts the blinds once per round. The host confirms or changes the figure;
+    capping it at the player's stack is the caller's job.
+    """
+    owed = 0
+    for item, start in zip(structure, play_starts_ms(structure)):
+        if isinstance(item, Level) and start < play_elapsed_ms:
+            owed += item.small_blind + item.big_blind + item.ante
+    return owed
