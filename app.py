@@ -20,7 +20,9 @@ def create_app(test_config=None):
     settings.finish(app)
 
     import extensions
+    import notices
     extensions.init_app(app)
+    notices.init_app(app)
 
     from blueprints import auth, host, live, organiser, play
     for blueprint in (auth.bp, organiser.bp, host.bp, play.bp, live.bp):

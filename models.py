@@ -128,6 +128,9 @@ class Event(db.Model):
     clock_running_since_ms: Mapped[int | None] = mapped_column(BigInteger)
     clock_started: Mapped[bool] = mapped_column(default=False)
     clock_version: Mapped[int] = mapped_column(default=0)
+    # A called clock (R-CLOCK-4): when it started (server ms) and for which seat; None when off.
+    shot_started_ms: Mapped[int | None] = mapped_column(BigInteger)
+    shot_seat: Mapped[str | None] = mapped_column(String(40))
     settled_at: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 

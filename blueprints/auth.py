@@ -4,7 +4,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
-from extensions import db, limiter
+from extensions import db, limiter, login_manager
 from models import User
 
 bp = Blueprint("auth", __name__)
@@ -47,3 +47,11 @@ def logout():
 @bp.app_context_processor
 def _user_context():
     return {"user": current_user}
+
+
+@login_manager.unauthorized_handler
+def _unauthorized():
+    """A page asks the person to log in; an action (POST, htmx) is simply refused with 401."""
+    if request.method != "GET" or request.headers.get("HX-Request"):
+        return "Log in as the host or organiser to do that.", 401
+    return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))

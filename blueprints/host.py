@@ -1,12 +1,85 @@
-"""The host's night (issue 4 builds it out): for now, the host's start page."""
-from flask import Blueprint, render_template
-from flask_login import login_required
+"""The host's night: the clock controls (R-CLOCK-3/4); check-in, seating and settling come next."""
+import datetime as dt
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+import clocks
+import notices
+from blueprints import page_or_fragment
+from blueprints.live import event_or_404
+from extensions import db
+from models import Event
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
 
-@bp.route("/")
+@bp.before_request
 @login_required
+def _logged_in():
+    """Every host page needs a host's or organiser's login."""
+
+
+def runs(event: Event) -> bool:
+    """Whether the logged-in user may run this event: its assigned host, or an organiser of its league."""
+    return current_user.league_id == event.league_id and (
+        current_user.is_organiser or event.host_id == current_user.id)
+
+
+def my_event(event_id: int) -> Event:
+    """The event, if the logged-in user runs it (403 otherwise)."""
+    event = event_or_404(event_id)
+    if not runs(event):
+        abort(403)
+    return event
+
+
+@bp.route("/")
 def home():
-    """The host's start page: tonight's events of their league."""
-    return render_template("host/home.html")
+    """The host's start page: today's and upcoming events they run."""
+    events = db.session.scalars(db.select(Event).where(
+        Event.league_id == current_user.league_id, Event.date >= dt.date.today() - dt.timedelta(days=1),
+        Event.status != "settled").order_by(Event.date, Event.start_time)).all()
+    return render_template("host/home.html", events=[e for e in events if runs(e)])
+
+
+def _controls(event: Event, error: str | None = None, status: int = 200):
+    response = page_or_fragment("host/event.html", "host/_controls.html", event=event,
+                                clock=clocks.payload(event), error=error)
+    response.status_code = status
+    return response
+
+
+@bp.route("/events/<int:event_id>")
+def event(event_id: int):
+    """The host's night screen: the clock and its controls (R-CLOCK-3)."""
+    return _controls(my_event(event_id))
+
+
+@bp.route("/events/<int:event_id>/clock", methods=["POST"])
+def clock_action(event_id: int):
+    """R-CLOCK-3/4: start, pause, resume, next, previous, ±1 min, jump, call the clock.
+
+    The form carries the version the host's screen showed: a repeated tap on flaky wifi, or a
+    second host's change in between, is refused with 409 and the current controls.
+    """
+    event = my_event(event_id)
+    form = request.form
+    try:
+        seen = int(form.get("version", ""))
+        index = int(form["index"]) - 1 if form.get("index") else None
+    except ValueError:
+        return _controls(event, "That request was garbled; nothing changed.", 400)
+    try:
+        clocks.act(event, form.get("action", ""), seen, index=index, seat=form.get("seat"))
+    except clocks.StaleClock:
+        db.session.rollback()
+        return _controls(event, "The clock changed on another screen; here it is now. Tap again if needed.", 409)
+    except ValueError as problem:
+        db.session.rollback()
+        return _controls(event, str(problem), 422)
+    db.session.commit()
+    notices.hub().publish(event.id, event.clock_version)
+    if request.headers.get("HX-Request") != "true":
+        return redirect(url_for("host.event", event_id=event.id), 303)
+    return _controls(event)

@@ -1,10 +1,15 @@
-"""JSON under /api/ (public reads) and, later, the live clock's server-sent events."""
-from flask import Blueprint, abort, jsonify, request
+"""Live and JSON: the clock's server-sent events and JSON, the time source, and /api/ reads."""
 
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, stream_with_context
+
+import clocks
+import notices
 import records
-from models import League
+from extensions import db
+from models import Event, League
 
-bp = Blueprint("live", __name__, url_prefix="/api")
+bp = Blueprint("live", __name__)
+HEARTBEAT_S = 20  # a comment line keeps proxies from closing an idle stream; also the catch-up tick
 
 
 def _league(slug: str) -> League:
@@ -14,13 +19,106 @@ def _league(slug: str) -> League:
     return league
 
 
+def event_or_404(event_id: int) -> Event:
+    """The event, or a 404."""
+    event = db.session.get(Event, event_id)
+    if event is None:
+        abort(404, description=f"no event {event_id}")
+    return event
+
+
+@bp.app_template_filter("clock_time")
+def clock_time(ms: int | None) -> str:
+    """Milliseconds as the clock shows them: m:ss, or h:mm:ss from an hour (rounded up, so 0:00
+    shows only when the time is truly up)."""
+    seconds = -(-max(ms or 0, 0) // 1000)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+@bp.app_template_filter("chips")
+def chips(amount: int | None) -> str:
+    """Chips with thousands separators; a dash for none."""
+    return "–" if amount is None else f"{amount:,}"
+
+
+def _json(payload, status=200):
+    response = jsonify(payload)
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.errorhandler(400)
 @bp.errorhandler(404)
 def _json_error(error):
-    return jsonify(error=error.description), error.code
+    if request.path.startswith("/api/"):
+        return _json({"error": error.description}, error.code)
+    return error
 
 
-@bp.route("/leagues/<slug>/standings")
+@bp.route("/api/time")
+def server_time():
+    """The server's clock in epoch ms: devices time round trips to it to estimate their offset (R-CLOCK-3)."""
+    return _json({"server_time_ms": clocks.now_ms()})
+
+
+@bp.route("/api/events/<int:event_id>/clock")
+def clock_json(event_id: int):
+    """R-CLOCK-1..4: the live clock of an event (public read)."""
+    return _json(clocks.payload(event_or_404(event_id)))
+
+
+def render_clock(event_id: int) -> tuple[int, str]:
+    """(version, the clock fragment) as every screen shows it; rendered once per version per process."""
+    db.session.close()  # a fresh read: an open snapshot would show an old state
+    event = event_or_404(event_id)
+    clock = clocks.payload(event)
+    html = render_template("live/_clock.html", event=event, clock=clock)
+    db.session.close()
+    return clock["version"], html
+
+
+def _sse(version: int, html: str) -> str:
+    lines = "".join(f"data: {line}\n" for line in html.splitlines() or [""])
+    return f"id: {version}\nevent: clock\n{lines}\n"
+
+
+@bp.route("/events/<int:event_id>/stream")
+def clock_stream(event_id: int):
+    """R-CLOCK-3: server-sent events with the clock fragment, sent at once and at every host action.
+
+    The first message always carries the current state, so a reconnecting phone catches up
+    whatever it missed; heartbeats also re-check the version in case a notice was lost.
+    """
+    event_or_404(event_id)
+    hub = notices.hub()
+    app = current_app._get_current_object()
+
+    def stream():
+        version, html = hub.rendered(event_id, -1, lambda: render_clock(event_id))
+        yield "retry: 2000\n" + _sse(version, html)
+        while True:
+            newer = hub.wait(event_id, version, HEARTBEAT_S)
+            if newer is None:
+                with app.app_context():
+                    db.session.close()
+                    current = db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))
+                    db.session.close()
+                if current is None or current <= version:
+                    yield ": heartbeat\n\n"
+                    continue
+                hub.deliver(event_id, current)
+                newer = current
+            with app.app_context():
+                version, html = hub.rendered(event_id, newer, lambda: render_clock(event_id))
+            yield _sse(version, html)
+
+    return Response(stream_with_context(stream()), mimetype="text/event-stream", headers={
+        "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@bp.route("/api/leagues/<slug>/standings")
 def standings(slug: str):
     """R-STD-1/2: `?month=YYYY-MM` or `?year=YYYY` → {"standings": [{rank, player, points, events}]}."""
     league = _league(slug)
@@ -31,14 +129,14 @@ def standings(slug: str):
         table = records.month_standings(league, month) if month else records.year_standings(league, year)
     except ValueError as problem:
         abort(400, description=str(problem))
-    return jsonify(records.standings_json(table))
+    return _json(records.standings_json(table))
 
 
-@bp.route("/leagues/<slug>/qualifiers")
+@bp.route("/api/leagues/<slug>/qualifiers")
 def qualifiers(slug: str):
     """R-QUAL-1..5, R-FIN: `?month=YYYY-MM` → monthly_final, top10_shootout, highroller_final."""
     league = _league(slug)
     try:
-        return jsonify(records.qualifiers(league, request.args.get("month", "")))
+        return _json(records.qualifiers(league, request.args.get("month", "")))
     except ValueError as problem:
         abort(400, description=str(problem))

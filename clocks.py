@@ -1,0 +1,132 @@
+"""An event's clock in the database: read it, change it (one host action, one transaction), and
+describe it for every screen. league/clock.py decides; this module stores and publishes."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from sqlalchemy import func, update
+
+from extensions import db
+from league import clock, structures
+from league.chips import DEFAULT_STARTING_STACKS, average_stack, chips_in_play
+from models import Entry, Event
+
+# R-CLOCK-1: the structure an event gets when none was chosen for it.
+DEFAULT_TEMPLATE = {"nightly": "thpa_nightly", "highroller": "thpa_nightly", "monthly_final": "monthly_final",
+                    "highroller_final": "highroller_final", "top10_shootout": "top10_shootout"}
+MINUTE_MS = 60_000
+
+
+class StaleClock(Exception):
+    """The host acted on a clock that has changed since their screen showed it (a double tap on
+    flaky wifi, or a second host): nothing was changed."""
+
+
+def now_ms() -> int:
+    """Server time in epoch milliseconds: the one truth every device's offset is measured against."""
+    return time.time_ns() // 1_000_000
+
+
+def structure_of(event: Event) -> structures.Structure:
+    """The event's blind structure (R-CLOCK-1), or its type's default template."""
+    if event.structure:
+        return structures.from_json(event.structure)
+    return structures.TEMPLATES[DEFAULT_TEMPLATE.get(event.event_type, "thpa_nightly")][1]
+
+
+def state_of(event: Event) -> clock.ClockState:
+    """The stored clock state."""
+    return clock.ClockState(index=event.clock_index, item_elapsed_ms=event.clock_item_elapsed_ms,
+                            running_since_ms=event.clock_running_since_ms, started=event.clock_started,
+                            version=event.clock_version)
+
+
+def _shift(delta_ms: int):
+    return lambda structure, state, now: clock.adjust(structure, state, now, delta_ms)
+
+
+ACTIONS = {
+    "start": clock.start, "pause": clock.pause, "resume": clock.resume,
+    "next": clock.next_level, "previous": clock.previous_level,
+    "plus": _shift(MINUTE_MS), "minus": _shift(-MINUTE_MS),
+}
+
+
+def act(event: Event, action: str, seen_version: int, *, index: int | None = None,
+        seat: str | None = None) -> clock.ClockState:
+    """R-CLOCK-3/4: apply one host action to the clock the host last saw (`seen_version`).
+
+    Raises StaleClock when the clock moved on since (nothing changes), ValueError when the rule
+    refuses (e.g. pausing a paused clock). The write is conditional on the version, so two hosts
+    tapping at the same moment cannot both win. The caller commits and publishes.
+    """
+    state = state_of(event)
+    if seen_version != state.version:
+        raise StaleClock()
+    now = now_ms()
+    values: dict[str, Any] = {}
+    if action == "jump":
+        new = clock.jump_to(structure_of(event), state, now, index if index is not None else -1)
+    elif action in ("shot", "shot_off"):
+        new = clock.ClockState(state.index, state.item_elapsed_ms, state.running_since_ms, state.started,
+                               state.version + 1)
+        values = {"shot_started_ms": now if action == "shot" else None,
+                  "shot_seat": (seat or "").strip()[:40] or None if action == "shot" else None}
+    elif action in ACTIONS:
+        new = ACTIONS[action](structure_of(event), state, now)
+    else:
+        raise ValueError(f"unknown clock action {action!r}")
+    changed = db.session.execute(
+        update(Event).where(Event.id == event.id, Event.clock_version == state.version).values(
+            clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
+            clock_running_since_ms=new.running_since_ms, clock_started=new.started,
+            clock_version=new.version, **values).execution_options(synchronize_session=False))
+    if changed.rowcount != 1:
+        raise StaleClock()
+    db.session.expire(event)
+    return new
+
+
+def field_counts(event: Event) -> tuple[int, int]:
+    """(players left, entries whose stacks are in play) for the screen's players-left line."""
+    rows = dict(db.session.execute(
+        db.select(Entry.status, func.count()).where(Entry.event_id == event.id).group_by(Entry.status)).all())
+    left = rows.get("playing", 0) + rows.get("registered", 0)
+    in_play = left + rows.get("played", 0) + rows.get("dq", 0)
+    return left, in_play
+
+
+def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
+    """The clock as JSON for /api/events/<id>/clock and every live screen.
+
+    Devices tick locally from `state` and `structure` plus their offset from `server_time_ms`;
+    the derived fields are the truth at `server_time_ms` for anything that just reads once.
+    """
+    at_ms = now_ms() if at_ms is None else at_ms
+    structure = structure_of(event)
+    state = state_of(event)
+    v = clock.view(structure, state, at_ms)
+    left, in_play = field_counts(event)
+    stack = (event.league.settings or {}).get(event.event_type, {}).get(
+        "starting_stack", DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
+    nxt = v.next_item
+    return {
+        "event_id": event.id, "version": state.version, "server_time_ms": at_ms,
+        "level": v.level_number, "index": v.index, "is_break": v.is_break, "break_label": v.break_label,
+        "colour_up": v.colour_up, "is_major_break": v.is_major_break,
+        "small_blind": v.small_blind, "big_blind": v.big_blind, "ante": v.ante,
+        "remaining_ms": v.remaining_ms, "overtime_ms": v.overtime_ms, "running": v.running, "started": v.started,
+        "ms_to_next_break": v.ms_to_next_break, "registration_open": v.registration_open,
+        "next": None if nxt is None else {
+            "index": nxt.index, "is_break": nxt.is_break, "label": nxt.label, "minutes": nxt.minutes,
+            "small_blind": nxt.small_blind, "big_blind": nxt.big_blind, "ante": nxt.ante},
+        "players_left": left,
+        "average_stack": average_stack(chips_in_play(stack * in_play, 0, 0), left),
+        "shot": None if event.shot_started_ms is None else {
+            "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
+            "length_s": event.league.shot_clock_seconds},
+        "state": {"index": state.index, "item_elapsed_ms": state.item_elapsed_ms,
+                  "running_since_ms": state.running_since_ms, "started": state.started},
+        "structure": structures.to_json(structure),
+    }

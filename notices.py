@@ -1,0 +1,123 @@
+"""Change notices: "event N is now at version V", from the process that changed it to every
+process holding that event's live connections.
+
+Without REDIS_URL the notices stay in this process; with it they travel through Redis pub/sub,
+so a pause made through process A reaches a phone connected to process B (DESIGN.md "Scale").
+A notice carries only the version: every listener reads the state itself, and a listener that
+missed notices (Redis drops them for a disconnected subscriber) catches up at its next heartbeat.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+CHANNEL = "shuffleup:events"
+
+
+class Hub:
+    """The in-process meeting point of publishers and waiting live connections."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._versions: dict[int, int] = {}
+        self._rendered: dict[int, tuple[int, object]] = {}
+        self._render_lock = threading.Lock()
+
+    def publish(self, event_id: int, version: int) -> None:
+        """Tell every waiting connection in this process (and, with Redis, in every process)."""
+        self.deliver(event_id, version)
+
+    def deliver(self, event_id: int, version: int) -> None:
+        """Wake this process's waiters for a version newer than any seen here."""
+        with self._changed:
+            if version > self._versions.get(event_id, -1):
+                self._versions[event_id] = version
+                self._changed.notify_all()
+
+    def wait(self, event_id: int, seen: int, timeout: float) -> int | None:
+        """Block until the event's version exceeds `seen` (→ the version) or `timeout` passes (→ None)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._versions.get(event_id, -1) <= seen:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._changed.wait(left)
+            return self._versions[event_id]
+
+    def rendered(self, event_id: int, version: int, render: Callable[[], tuple[int, object]]):
+        """The payload for this version, rendered once per process however many phones listen.
+
+        `render` returns (version it actually rendered, payload); a payload newer than asked for
+        is fine, an older cached one is replaced.
+        """
+        cached = self._rendered.get(event_id)
+        if cached and cached[0] >= version:
+            return cached
+        with self._render_lock:
+            cached = self._rendered.get(event_id)
+            if cached and cached[0] >= version:
+                return cached
+            fresh = render()
+            self._rendered[event_id] = fresh
+            return fresh
+
+
+class RedisHub(Hub):
+    """A Hub whose notices go through Redis pub/sub to every process."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        import redis
+        self._redis = redis.Redis.from_url(url, socket_keepalive=True, health_check_interval=30)
+        self._listener: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+
+    def publish(self, event_id: int, version: int) -> None:
+        """Send through Redis (this process hears it back like every other); deliver locally too,
+        so this process's own phones don't wait on the round trip."""
+        self.deliver(event_id, version)
+        try:
+            self._redis.publish(CHANNEL, f"{event_id}:{version}")
+        except Exception:  # the change is committed; other processes catch up at their heartbeat
+            log.exception("could not publish a change notice to Redis")
+
+    def wait(self, event_id: int, seen: int, timeout: float) -> int | None:
+        self.listen()
+        return super().wait(event_id, seen, timeout)
+
+    def listen(self) -> None:
+        """Start this process's one subscriber, once."""
+        if self._listener is not None and self._listener.is_alive():
+            return
+        with self._start_lock:
+            if self._listener is None or not self._listener.is_alive():
+                self._listener = threading.Thread(target=self._run, name="notices", daemon=True)
+                self._listener.start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(CHANNEL)
+                for message in pubsub.listen():
+                    event_id, _, version = message["data"].decode().partition(":")
+                    self.deliver(int(event_id), int(version))
+            except Exception:
+                log.exception("Redis notices lost; reconnecting in 1 s")
+                time.sleep(1)
+
+
+def init_app(app) -> None:
+    """Give the app its hub: Redis when REDIS_URL is set, else this process only."""
+    url = app.config.get("REDIS_URL")
+    app.extensions["notices"] = RedisHub(url) if url else Hub()
+
+
+def hub() -> Hub:
+    """The current app's hub."""
+    from flask import current_app
+    return current_app.extensions["notices"]
