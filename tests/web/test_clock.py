@@ -1,0 +1,197 @@
+"""The live clock over HTTP: JSON, pages, the stream, and host controls (R-CLOCK-1..4)."""
+import datetime as dt
+import re
+
+import pytest
+
+import clocks
+from extensions import db
+from models import Event, User, Venue
+from tests.conftest import csrf_token, login, make_app
+
+
+@pytest.fixture
+def night(app, league, organiser):
+    """Tonight's nightly event at the Rose, hosted by `host`."""
+    venue = Venue(league_id=league.id, name="Rose & Crown")
+    db.session.add(venue)
+    db.session.flush()
+    host = db.session.scalar(db.select(User).where(User.username == "host"))
+    event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
+                  start_time=dt.time(19, 0), host_id=host.id, status="running")
+    db.session.add(event)
+    db.session.commit()
+    return event
+
+
+def tap(client, event, action, version=None, **extra):
+    """A host's tap on a control, as htmx sends it (CSRF token in the form)."""
+    token = csrf_token(client, "/")
+    if version is None:
+        version = client.get(f"/api/events/{event.id}/clock").get_json()["version"]
+    return client.post(f"/host/events/{event.id}/clock", headers={"HX-Request": "true"},
+                       data={"action": action, "version": str(version), "csrf_token": token, **extra})
+
+
+def clock(client, event):
+    return client.get(f"/api/events/{event.id}/clock").get_json()
+
+
+def test_r_clock_1_json_shape_before_the_start(client, night):
+    data = clock(client, night)
+    assert {"level", "is_break", "small_blind", "big_blind", "ante", "remaining_ms", "running", "version",
+            "server_time_ms", "next"} <= set(data)
+    assert data["level"] == 1 and data["running"] is False and data["version"] == 0
+    assert data["remaining_ms"] == data["structure"][0]["minutes"] * 60_000
+    assert data["next"]["small_blind"] >= data["small_blind"]
+    assert client.get(f"/api/events/{night.id}/clock").headers["Cache-Control"] == "no-store"
+    assert client.get("/api/events/999/clock").status_code == 404
+
+
+def test_r_clock_3_every_control_as_the_host(client, night):
+    login(client, "host", "pw-host")
+    assert tap(client, night, "start").status_code == 200
+    started = clock(client, night)
+    assert started["running"] and started["started"] and started["version"] == 1
+    assert tap(client, night, "pause").status_code == 200
+    paused = clock(client, night)
+    assert not paused["running"]
+    assert tap(client, night, "plus").status_code == 200
+    assert clock(client, night)["remaining_ms"] == paused["remaining_ms"] + 60_000
+    assert tap(client, night, "minus").status_code == 200
+    assert clock(client, night)["remaining_ms"] == paused["remaining_ms"]
+    assert tap(client, night, "next").status_code == 200
+    assert clock(client, night)["index"] == 1
+    assert tap(client, night, "previous").status_code == 200
+    assert clock(client, night)["index"] == 0
+    assert tap(client, night, "jump", index="3").status_code == 200
+    assert clock(client, night)["index"] == 2
+    assert tap(client, night, "resume").status_code == 200
+    assert clock(client, night)["running"]
+    assert clock(client, night)["version"] == 8
+
+
+def test_r_clock_4_call_the_clock_for_a_seat(client, night):
+    login(client, "host", "pw-host")
+    tap(client, night, "start")
+    response = tap(client, night, "shot", seat="Table 2 seat 5 <b>")
+    assert response.status_code == 200
+    shot = clock(client, night)["shot"]
+    assert shot["seat"] == "Table 2 seat 5 <b>" and shot["length_s"] == 70
+    page = client.get(f"/events/{night.id}").get_data(as_text=True)
+    assert "Clock called on Table 2 seat 5 &lt;b&gt;" in page
+    tap(client, night, "shot_off")
+    assert clock(client, night)["shot"] is None
+
+
+def test_the_host_sees_controls_and_the_fragment_carries_the_clock_out_of_band(client, night):
+    login(client, "host", "pw-host")
+    page = client.get(f"/host/events/{night.id}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and ">Start<" in html and "hx-swap-oob" not in html
+    for label in ("Previous level", "Next level", "+1 min", "−1 min", "Jump", "Call the clock"):
+        assert label in html
+    response = tap(client, night, "start")
+    fragment = response.get_data(as_text=True)
+    assert "<html" not in fragment and ">Pause<" in fragment and 'hx-swap-oob="innerHTML"' in fragment
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_a_form_post_without_htmx_redirects_back(client, night):
+    login(client, "host", "pw-host")
+    token = csrf_token(client, f"/host/events/{night.id}")
+    response = client.post(f"/host/events/{night.id}/clock", data={"action": "start", "version": "0",
+                                                                    "csrf_token": token})
+    assert response.status_code == 303 and response.headers["Location"] == f"/host/events/{night.id}"
+
+
+def test_a_stale_tap_changes_nothing(client, night):
+    """A double tap on flaky wifi: the second carries the old version and is refused."""
+    login(client, "host", "pw-host")
+    assert tap(client, night, "next", version=0).status_code == 200
+    again = tap(client, night, "next", version=0)
+    assert again.status_code == 409 and "changed on another screen" in again.get_data(as_text=True)
+    assert clock(client, night)["index"] == 1 and clock(client, night)["version"] == 1
+
+
+def test_refused_actions_say_why_and_change_nothing(client, night):
+    login(client, "host", "pw-host")
+    refused = tap(client, night, "pause")
+    assert refused.status_code == 422 and "started yet" in refused.get_data(as_text=True)
+    assert tap(client, night, "dance").status_code == 422
+    assert tap(client, night, "jump", index="99").status_code == 422
+    assert tap(client, night, "start", version="x").status_code == 400
+    assert clock(client, night)["version"] == 0
+
+
+def test_anonymous_and_forged_control_requests_are_refused(client, night):
+    token = csrf_token(client)
+    anonymous = client.post(f"/host/events/{night.id}/clock", headers={"HX-Request": "true"},
+                            data={"action": "start", "version": "0", "csrf_token": token})
+    assert anonymous.status_code == 401
+    login(client, "host", "pw-host")
+    forged = client.post(f"/host/events/{night.id}/clock", data={"action": "start", "version": "0"})
+    assert forged.status_code == 400
+    wrong_token = client.post(f"/host/events/{night.id}/clock", data={
+        "action": "start", "version": "0", "csrf_token": "forged"})
+    assert wrong_token.status_code == 400
+    assert clock(client, night)["version"] == 0
+
+
+def test_only_the_events_host_or_an_organiser_runs_it(client, night, league):
+    other = User(username="other", display_name="Other host", role="host", league_id=league.id)
+    other.set_password("pw-other")
+    db.session.add(other)
+    db.session.commit()
+    login(client, "other", "pw-other")
+    assert client.get(f"/host/events/{night.id}").status_code == 403
+    assert tap(client, night, "start", version=0).status_code == 403
+    assert clock(client, night)["version"] == 0
+    client.post("/logout", data={"csrf_token": csrf_token(client, "/")})
+    login(client, "organiser", "pw-organiser")
+    assert tap(client, night, "start").status_code == 200
+
+
+def test_host_home_lists_their_nights(client, night):
+    login(client, "host", "pw-host")
+    html = client.get("/host/").get_data(as_text=True)
+    assert "Rose &amp; Crown" in html and f"/host/events/{night.id}" in html
+
+
+def test_player_and_screen_pages(client, night):
+    for path in (f"/events/{night.id}", f"/events/{night.id}/screen"):
+        page = client.get(path)
+        html = page.get_data(as_text=True)
+        assert page.status_code == 200 and "data-clock=" in html and "sse-connect=" in html
+        assert f"/events/{night.id}/stream" in html and "Players left" in html
+    assert client.get("/events/12345").status_code == 404
+    assert client.get("/events/12345/screen").status_code == 404
+
+
+def test_the_stream_sends_the_current_clock_at_once(client, night):
+    response = client.get(f"/events/{night.id}/stream")
+    assert response.mimetype == "text/event-stream"
+    first = next(response.response)
+    first = first.decode() if isinstance(first, bytes) else first
+    assert first.startswith("retry: 2000\nid: 0\nevent: clock\ndata: ")
+    assert "data-clock=" in first
+    response.close()
+    assert client.get("/events/999/stream").status_code == 404
+
+
+def test_a_restarted_app_shows_the_same_clock(client, night, db_path):
+    """No process keeps the clock: a new app on the same database derives the same state."""
+    login(client, "host", "pw-host")
+    tap(client, night, "start")
+    tap(client, night, "next")
+    tap(client, night, "pause")
+    before = clock(client, night)
+    restarted = make_app(db_path)
+    after = restarted.test_client().get(f"/api/events/{night.id}/clock").get_json()
+    for key in ("version", "index", "level", "remaining_ms", "running", "small_blind", "big_blind"):
+        assert after[key] == before[key]
+
+
+def test_time_source(client):
+    data = client.get("/api/time").get_json()
+    assert abs(data["server_time_ms"] - clocks.now_ms()) < 60_000
