@@ -1,0 +1,45 @@
+"""Event types: which games award points (R-PTS-8) and Monthly Final tickets (R-QUAL-1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EventType:
+    """What kind of game an event is, and what it awards (R-PTS-4, R-PTS-8, R-QUAL-1)."""
+
+    name: str
+    label: str
+    awards_points: bool
+    awards_tickets: bool
+    high_roller: bool
+    is_final: bool
+
+
+# R-QUAL-1 speaks of "nightly games" only, so high-roller games award points but no
+# Monthly Final tickets. Finals award neither points (R-PTS-8, house decision) nor tickets.
+EVENT_TYPES: dict[str, EventType] = {
+    event_type.name: event_type
+    for event_type in (
+        EventType("nightly", "Nightly", awards_points=True, awards_tickets=True,
+                  high_roller=False, is_final=False),
+        EventType("highroller", "High-roller", awards_points=True, awards_tickets=False,
+                  high_roller=True, is_final=False),
+        EventType("monthly_final", "Monthly Final", awards_points=False, awards_tickets=False,
+                  high_roller=False, is_final=True),
+        EventType("highroller_final", "High-roller Final", awards_points=False,
+                  awards_tickets=False, high_roller=True, is_final=True),
+        EventType("top10_shootout", "Top-10 Shoot-out", awards_points=False,
+                  awards_tickets=False, high_roller=False, is_final=True),
+    )
+}
+
+
+def event_type(name: str) -> EventType:
+    """The event type called `name` (R-PTS-8); ValueError naming the known types otherwise."""
+    try:
+        return EVENT_TYPES[name]
+    except KeyError:
+        known = ", ".join(EVENT_TYPES)
+        raise ValueError(f"unknown event type {name!r} (expected one of {known})") from None

@@ -1,0 +1,139 @@
+"""Prize money: paid places, pools, payout tables, tied prizes and deals (R-PAY, R-PTS-6)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+
+from league.points import check_finishing_order
+
+# House default payout tables for small numbers of paid places, in percent, 1st first.
+_SMALL_TABLES: dict[int, tuple[int, ...]] = {
+    1: (100,),
+    2: (65, 35),
+    3: (50, 30, 20),
+    4: (45, 27, 17, 11),
+    5: (40, 25, 16, 11, 8),
+}
+
+
+def paid_places(field_size: int, percent: int = 10) -> int:
+    """Paid places: `percent` % of the field rounded down, at least 1; 0 for no field (R-PAY-1).
+
+    THPA pays 10 %; the Poker Factory up to 15 % (a setting).
+    """
+    if field_size < 0 or not 0 <= percent <= 100:
+        raise ValueError(f"impossible field {field_size} or percentage {percent}")
+    if field_size == 0:
+        return 0
+    return max(1, field_size * percent // 100)
+
+
+def prize_pool(entries: int, pool_share_per_entry: int, guarantee: int = 0) -> int:
+    """Prize pool = guarantee + each entry's share going to this pool, in dollars (R-PAY-1).
+
+    The guarantee is added, not a floor: the finals' "$500 plus entry fees" (R-FIN).
+    """
+    if entries < 0 or pool_share_per_entry < 0 or guarantee < 0:
+        raise ValueError("entries, share and guarantee cannot be negative")
+    return guarantee + entries * pool_share_per_entry
+
+
+def payout_percentages(places: int) -> tuple[Fraction, ...]:
+    """The house default share of the pool for each paid place, 1st first (R-PAY-1).
+
+    House decision: up to 5 places the table is 100; 65/35; 50/30/20; 45/27/17/11;
+    40/25/16/11/8 (%). Beyond, place i gets a share proportional to 1/(4i + 1), a
+    harmonic curve that is strictly decreasing for any number of places, gives 1st about
+    37 % of 6 places and 19 % of 60, and never leaves the last place with nothing.
+    Shares are exact and sum to exactly 1.
+    """
+    if places < 1:
+        raise ValueError(f"a payout table needs at least one place, not {places}")
+    if places in _SMALL_TABLES:
+        return tuple(Fraction(percent, 100) for percent in _SMALL_TABLES[places])
+    weights = [Fraction(1, 4 * place + 1) for place in range(1, places + 1)]
+    total = sum(weights)
+    return tuple(weight / total for weight in weights)
+
+
+def payouts(pool: int, places: int) -> list[int]:
+    """Whole-dollar prizes for `places` paid places from `pool`, 1st first (R-PAY-1).
+
+    Each place gets the floor of its share of the default table; the dollars left over
+    go to 1st, so the prizes sum exactly to the pool. No places, no prizes.
+    """
+    if pool < 0 or places < 0:
+        raise ValueError("pool and places cannot be negative")
+    if places == 0:
+        return []
+    amounts = [math.floor(pool * share) for share in payout_percentages(places)]
+    amounts[0] += pool - sum(amounts)
+    return amounts
+
+
+def share_tied_prizes(amounts: Sequence[int], positions: Mapping[Hashable, int]) -> dict[Hashable, int]:
+    """Dollars per player when tied players share the prizes of the positions they cover (R-PTS-6).
+
+    `amounts` is the prize for each position, 1st first (positions beyond it pay 0);
+    `positions` maps every finisher to their shared position (1, 2, 2, 4), which must form
+    a valid finishing order. A group at position p with k players covers p .. p+k-1 and
+    splits those prizes evenly in whole dollars; leftover dollars go one each to the
+    group's players in the order given. The total paid equals the prizes covered.
+    Withholding a disqualified player's share (R-PTS-5) is the caller's decision.
+    """
+    check_finishing_order(positions.values())
+    groups: dict[int, list[Hashable]] = {}
+    for key, position in positions.items():
+        groups.setdefault(position, []).append(key)
+    shares: dict[Hashable, int] = {}
+    for position in sorted(groups):
+        members = groups[position]
+        total = sum(amounts[position - 1: position - 1 + len(members)])
+        each, leftover = divmod(total, len(members))
+        for index, key in enumerate(members):
+            shares[key] = each + (1 if index < leftover else 0)
+    return shares
+
+
+def chip_chop(stacks: Sequence[int], prizes: Sequence[int]) -> list[float]:
+    """Chip-chop deal: each player's share of the unpaid prize money (R-PAY-2).
+
+    Each remaining player is first guaranteed the smallest prize still payable to all of
+    them (the prize for the last remaining place; 0 with fewer prizes than players), then
+    the rest is split in proportion to chips. Prizes beyond the number of players are
+    ignored. The shares sum to the prizes for the remaining places.
+    """
+    if any(stack < 0 for stack in stacks) or any(prize < 0 for prize in prizes):
+        raise ValueError("stacks and prizes cannot be negative")
+    players = len(stacks)
+    if players == 0:
+        return []
+    payable = list(prizes[:players]) + [0] * (players - len(prizes))
+    guaranteed = min(payable)
+    rest = sum(payable) - guaranteed * players
+    chips = sum(stacks)
+    if chips == 0:
+        # Nobody has chips to weigh by: an even split is the only fair reading.
+        return [float(guaranteed + Fraction(rest, players))] * players
+    return [float(guaranteed + Fraction(rest) * stack / chips) for stack in stacks]
+
+
+def round_to_dollars(shares: Sequence[float], total: int) -> list[int]:
+    """Whole-dollar amounts for deal offers that sum exactly to `total` (R-PAY-2).
+
+    Largest-remainder rounding: everyone gets the floor of their share, and the dollars
+    left go one each to the largest fractional parts (earlier players first on equal
+    parts). ValueError when the shares are negative or do not add up to the total.
+    """
+    if any(share < 0 for share in shares):
+        raise ValueError("shares cannot be negative")
+    if abs(math.fsum(shares) - total) >= 0.5:
+        raise ValueError(f"shares add up to {math.fsum(shares):.2f}, not {total}")
+    amounts = [math.floor(share) for share in shares]
+    left = total - sum(amounts)
+    by_remainder = sorted(range(len(shares)), key=lambda i: -(shares[i] - amounts[i]))
+    for index in by_remainder[:left]:
+        amounts[index] += 1
+    return amounts
