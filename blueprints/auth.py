@@ -29,7 +29,8 @@ def login():
         user = db.session.scalar(db.select(User).where(User.username == username))
         if user is not None and user.check_password(request.form.get("password", "")):
             login_user(user, remember=True)
-            return redirect(_safe_next(request.args.get("next")) or url_for("organiser.home"))
+            home = url_for("organiser.home") if user.is_organiser else url_for("host.home")
+            return redirect(_safe_next(request.args.get("next")) or home)
         error = "That username and password do not match."
     status = 401 if error else 200
     return render_template("auth/login.html", error=error, username=username), status
