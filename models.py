@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint, event
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -195,3 +195,10 @@ class Ruling(db.Model):
     rule_id: Mapped[str] = mapped_column(String(20), default="")
     reason: Mapped[str] = mapped_column(String(500), default="")
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+@event.listens_for(Ruling, "before_update")
+@event.listens_for(Ruling, "before_delete")
+def _rulings_are_append_only(mapper, connection, target):
+    """R-MEM-2: a ruling, once recorded, is never changed or removed; a correction is a new ruling."""
+    raise ValueError("rulings are append-only: record a new ruling instead")
