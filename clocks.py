@@ -88,6 +88,18 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     return new
 
 
+def set_structure(event: Event, structure: structures.Structure, seen_version: int) -> None:
+    """R-CLOCK-1: give the event a new blind structure. The clock keeps its place (index and time
+    in it); the version moves on so every screen re-reads the structure. Raises StaleClock."""
+    changed = db.session.execute(
+        update(Event).where(Event.id == event.id, Event.clock_version == seen_version).values(
+            structure=structures.to_json(structure), clock_version=seen_version + 1)
+        .execution_options(synchronize_session=False))
+    if changed.rowcount != 1:
+        raise StaleClock()
+    db.session.expire(event)
+
+
 def field_counts(event: Event) -> tuple[int, int]:
     """(players left, entries whose stacks are in play) for the screen's players-left line."""
     rows = dict(db.session.execute(

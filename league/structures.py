@@ -277,3 +277,45 @@ TEMPLATES: dict[str, tuple[str, Structure]] = {
         (5000, 10000, 10000), (6000, 12000, 12000), (8000, 16000, 16000),
     )),
 }
+
+
+EDIT_OPS = ("up", "down", "duplicate", "remove", "add_level", "add_break")
+
+
+def edit_items(items: list[dict[str, Any]], op: str, index: int) -> list[dict[str, Any]]:
+    """One editor step on a structure's items in their JSON form (R-CLOCK-1), valid or not yet.
+
+    up/down swap item `index` with its neighbour; duplicate copies it below; remove drops it;
+    add_level adds, after it, a level of the same length at double its blinds (the usual next
+    step, for the host to adjust); add_break adds a 10-minute break after it. Works on the raw
+    form so a host can rearrange a structure that does not yet pass validate().
+    """
+    items = [dict(item) for item in items]
+    if op not in EDIT_OPS:
+        raise ValueError(f"unknown edit {op!r}")
+    if not items and op not in ("add_level", "add_break"):
+        raise ValueError("the structure is empty")
+    if items and not 0 <= index < len(items):
+        raise ValueError(f"there is no item {index + 1}")
+    if op == "up" and index > 0:
+        items[index - 1], items[index] = items[index], items[index - 1]
+    elif op == "down" and index < len(items) - 1:
+        items[index], items[index + 1] = items[index + 1], items[index]
+    elif op == "duplicate":
+        copy = dict(items[index])
+        if copy.get("kind") == "break":
+            copy["major"] = False  # at most one major break
+        items.insert(index + 1, copy)
+    elif op == "remove":
+        del items[index]
+    elif op == "add_level":
+        levels = [i for i in items[: index + 1] if i.get("kind") == "level"]
+        if levels:
+            new = {key: (value * 2 if key != "minutes" and isinstance(value, int) else value)
+                   for key, value in levels[-1].items() if key in _LEVEL_FIELDS}
+        else:
+            new = {"minutes": 15, "small_blind": 25, "big_blind": 50, "ante": 0}
+        items.insert(index + 1, {"kind": "level", **new})
+    elif op == "add_break":
+        items.insert(index + 1, {"kind": "break", "minutes": 10, "label": "Break", "colour_up": "", "major": False})
+    return items

@@ -195,3 +195,46 @@ def test_r_late_1_thpa_nightly_shape():
 def test_r_clock_1_turbo_has_ten_minute_levels():
     _, structure = TEMPLATES["turbo"]
     assert {item.minutes for item in structure if isinstance(item, Level)} == {10}
+
+
+# --- the structure editor's steps (R-CLOCK-1) ---
+from league.structures import edit_items  # noqa: E402
+
+
+def _items():
+    return [{"kind": "level", "minutes": 15, "small_blind": 25, "big_blind": 50, "ante": 0},
+            {"kind": "break", "minutes": 10, "label": "Major", "colour_up": "", "major": True},
+            {"kind": "level", "minutes": 15, "small_blind": 50, "big_blind": 100, "ante": 100}]
+
+
+def test_r_clock_1_editor_moves_items_up_and_down():
+    moved = edit_items(_items(), "up", 1)
+    assert [i["kind"] for i in moved] == ["break", "level", "level"]
+    assert edit_items(_items(), "up", 0) == _items()  # the first stays first
+    assert edit_items(_items(), "down", 2) == _items()
+    assert [i["kind"] for i in edit_items(_items(), "down", 0)] == ["break", "level", "level"]
+
+
+def test_r_clock_1_editor_duplicates_and_removes():
+    doubled = edit_items(_items(), "duplicate", 2)
+    assert doubled[3] == doubled[2] and len(doubled) == 4
+    copied_break = edit_items(_items(), "duplicate", 1)
+    assert copied_break[1]["major"] and not copied_break[2]["major"]  # one major break only
+    assert [i["kind"] for i in edit_items(_items(), "remove", 1)] == ["level", "level"]
+
+
+def test_r_clock_1_editor_adds_a_level_at_double_blinds_and_a_break():
+    added = edit_items(_items(), "add_level", 2)
+    assert added[3] == {"kind": "level", "minutes": 15, "small_blind": 100, "big_blind": 200, "ante": 200}
+    after_break = edit_items(_items(), "add_level", 1)
+    assert after_break[2]["big_blind"] == 100  # doubles the level before it, not the break
+    assert edit_items(_items(), "add_break", 0)[1]["kind"] == "break"
+    assert edit_items([], "add_level", 0)[0]["big_blind"] == 50
+
+
+def test_r_clock_1_editor_refuses_what_does_not_exist():
+    for op, index in (("remove", 3), ("up", -1), ("shuffle", 0)):
+        with pytest.raises(ValueError):
+            edit_items(_items(), op, index)
+    with pytest.raises(ValueError):
+        edit_items([], "remove", 0)
