@@ -1,0 +1,116 @@
+"""Browser tests: a real app served over HTTP, and Debian's Chromium driven by Playwright.
+
+Every test under tests/e2e is marked `e2e`. Chromium must be at CHROMIUM (Debian's package; CI
+installs it): without it these tests fail, they never skip. Never run `playwright install`.
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from extensions import db
+from tests.conftest import make_app
+
+CHROMIUM = "/usr/lib/chromium/chromium"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+TIMEOUT_MS = 10_000
+HERE = Path(__file__).resolve().parent
+SCREENSHOTS = HERE.parents[1] / "test-artifacts" / "screenshots"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test in this folder `e2e` (this hook sees the whole session's items)."""
+    for item in items:
+        if HERE in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+class LiveServer(NamedTuple):
+    """The running app: `url` (no trailing slash) and the `app` (seed it in app.app_context())."""
+    url: str
+    app: Flask
+
+
+@pytest.fixture
+def live_server(db_path):
+    """A real app on a fresh migrated SQLite copy, served by werkzeug on 127.0.0.1 and a free port."""
+    app = make_app(db_path)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app)
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, for the whole session."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: install Debian's package "
+                    "(apt-get install -y chromium). Browser tests never download a browser.",
+                    pytrace=False)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A factory: each call is a new simulated phone (its own browser context) and returns its page.
+
+    Defaults to 390×844 at 2× with touch; pass new_context() options to change them, e.g.
+    phone(viewport={"width": 320, "height": 640}). Uncaught script errors fail the test.
+    """
+    contexts = []
+    errors: list[str] = []
+
+    def open_phone(**options):
+        context = browser.new_context(**{**PHONE, **options})
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+        page.on("console", lambda message: errors.append(
+            f"console {message.type}: {message.text} ({message.location.get('url', '')})")
+            if message.type == "error" else None)
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+    assert not errors, "the browser reported errors:\n" + "\n".join(errors)
+
+
+def save_screenshot(page, name: str) -> Path:
+    """Save a full-page PNG as test-artifacts/screenshots/<name>.png and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / (re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") + ".png")
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.fixture
+def screenshot():
+    """`screenshot(page, name)`: a full-page PNG in test-artifacts/screenshots/ for people to look at."""
+    return save_screenshot
