@@ -31,7 +31,7 @@ test-fast: install
 	$(BIN)/python -m pytest tests/unit tests/web
 
 bench: install
-	$(BIN)/python -m pytest tests/bench --benchmark-only
+	SHUFFLEUP_BENCH_SCALE=full $(BIN)/python -m pytest tests/bench --benchmark-enable --benchmark-only
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
