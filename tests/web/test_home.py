@@ -15,6 +15,7 @@ def test_home_lists_tonight_and_leagues(client, league):
     db.session.commit()
     html = client.get("/").get_data(as_text=True)
     assert "Harbour League" in html and "The &lt;Rose&gt;" in html and "19:00" in html
+    assert f"/events/{db.session.scalar(db.select(Event.id))}" in html
 
 
 def test_home_without_games(client):
