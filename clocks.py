@@ -123,6 +123,7 @@ def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
     stack = (event.league.settings or {}).get(event.event_type, {}).get(
         "starting_stack", DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
     nxt = v.next_item
+    shot = clock.shot_rule(event.league.shot_clock_seconds)
     return {
         "event_id": event.id, "version": state.version, "server_time_ms": at_ms,
         "level": v.level_number, "index": v.index, "is_break": v.is_break, "break_label": v.break_label,
@@ -137,7 +138,7 @@ def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
         "average_stack": average_stack(chips_in_play(stack * in_play, 0, 0), left),
         "shot": None if event.shot_started_ms is None else {
             "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
-            "length_s": event.league.shot_clock_seconds},
+            "length_s": shot.length_s, "warning_s": shot.warning_s, "count_s": shot.count_s},
         "state": {"index": state.index, "item_elapsed_ms": state.item_elapsed_ms,
                   "running_since_ms": state.running_since_ms, "started": state.started},
         "structure": structures.to_json(structure),

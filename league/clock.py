@@ -352,3 +352,12 @@ def missed_blinds(structure: Structure, play_elapsed_ms: int) -> int:
         if isinstance(item, Level) and start < play_elapsed_ms:
             owed += item.small_blind + item.big_blind + item.ante
     return owed
+
+
+def shot_rule(length_s: int) -> ShotRule:
+    """R-CLOCK-4: the called-clock rule for a league's shot length: THPA's or TDA's when the length
+    is theirs, otherwise THPA's warning and count, cut to fit a shorter shot."""
+    for rule in SHOT_RULES.values():
+        if rule.length_s == length_s:
+            return rule
+    return ShotRule(length_s, min(40, length_s), min(10, length_s))

@@ -80,10 +80,12 @@ def phone(browser):
     """A factory: each call is a new simulated phone (its own browser context) and returns its page.
 
     Defaults to 390×844 at 2× with touch; pass new_context() options to change them, e.g.
-    phone(viewport={"width": 320, "height": 640}). Uncaught script errors fail the test.
+    phone(viewport={"width": 320, "height": 640}). Uncaught script errors and console errors fail
+    the test, except those a test provokes on purpose and names with `phone.allow(regex)`.
     """
     contexts = []
     errors: list[str] = []
+    allowed: list[str] = []
 
     def open_phone(**options):
         context = browser.new_context(**{**PHONE, **options})
@@ -96,9 +98,11 @@ def phone(browser):
             if message.type == "error" else None)
         return page
 
+    open_phone.allow = allowed.append
     yield open_phone
     for context in contexts:
         context.close()
+    errors = [error for error in errors if not any(re.search(pattern, error) for pattern in allowed)]
     assert not errors, "the browser reported errors:\n" + "\n".join(errors)
 
 

@@ -478,3 +478,10 @@ def test_r_clock_3_property_adjust_moves_the_clock_by_delta(key, at, delta):
         assert moved >= -delta
     else:
         assert moved == -delta
+
+
+def test_r_clock_4_shot_rule_for_a_leagues_length():
+    from league.clock import SHOT_RULES, shot_rule
+    assert shot_rule(70) == SHOT_RULES["thpa"] and shot_rule(30) == SHOT_RULES["tda"]
+    other = shot_rule(20)
+    assert (other.length_s, other.warning_s, other.count_s) == (20, 20, 10)

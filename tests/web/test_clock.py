@@ -77,7 +77,7 @@ def test_r_clock_4_call_the_clock_for_a_seat(client, night):
     response = tap(client, night, "shot", seat="Table 2 seat 5 <b>")
     assert response.status_code == 200
     shot = clock(client, night)["shot"]
-    assert shot["seat"] == "Table 2 seat 5 <b>" and shot["length_s"] == 70
+    assert shot["seat"] == "Table 2 seat 5 <b>" and (shot["length_s"], shot["warning_s"], shot["count_s"]) == (70, 40, 10)
     page = client.get(f"/events/{night.id}").get_data(as_text=True)
     assert "Clock called on Table 2 seat 5 &lt;b&gt;" in page
     tap(client, night, "shot_off")
