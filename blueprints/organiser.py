@@ -1,13 +1,17 @@
 """The organiser's pages: the month view (standings, tickets, Shoot-out, High-roller Final)."""
 import datetime as dt
 
-from flask import Blueprint, abort, redirect, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 from flask_login import current_user, login_required
+from wtforms import SelectChoice
 
 import records
 from blueprints import page_or_fragment
+from extensions import db
+from forms import AssignHostForm, HostForm, NightForm, VenueForm
+from league import structures
 from league.standings import top_with_ties
-from models import League
+from models import Event, League, User, Venue
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
 
@@ -69,3 +73,111 @@ def season(slug: str, year: int):
         abort(404)
     return page_or_fragment("organiser/season.html", "organiser/_season.html",
                             league=league, year=year, table=top_with_ties(table, 50), total=len(table))
+
+
+def _hosts(league: League) -> list[User]:
+    return db.session.scalars(db.select(User).where(User.league_id == league.id).order_by(User.display_name)).all()
+
+
+def _venues(league: League) -> list[Venue]:
+    return db.session.scalars(db.select(Venue).where(Venue.league_id == league.id).order_by(Venue.name)).all()
+
+
+def _setup(league, venue_form=None, host_form=None, status=200):
+    response = page_or_fragment("organiser/setup.html", "organiser/_setup.html", league=league,
+                                venues=_venues(league), hosts=_hosts(league),
+                                venue_form=venue_form or VenueForm(formdata=None),
+                                host_form=host_form or HostForm(formdata=None))
+    response.status_code = status
+    return response
+
+
+@bp.route("/<slug>/setup")
+def setup(slug: str):
+    """The league's venues and its host logins."""
+    return _setup(_my_league(slug))
+
+
+@bp.route("/<slug>/venues", methods=["POST"])
+def add_venue(slug: str):
+    """Add a venue; a name the league already has is refused."""
+    league = _my_league(slug)
+    form = VenueForm()
+    if form.validate() and any(v.name.casefold() == form.name.data.strip().casefold() for v in _venues(league)):
+        form.name.errors.append("The league already has a venue of that name.")
+    elif form.validate():
+        db.session.add(Venue(league_id=league.id, name=form.name.data.strip(), address=form.address.data or ""))
+        db.session.commit()
+        return _setup(league)
+    return _setup(league, venue_form=form, status=422)
+
+
+@bp.route("/<slug>/hosts", methods=["POST"])
+def add_host(slug: str):
+    """Add a host login (the password is stored only as a salted hash)."""
+    league = _my_league(slug)
+    form = HostForm()
+    if form.validate():
+        if db.session.scalar(db.select(User.id).where(User.username == form.username.data)):
+            form.username.errors.append("That username is taken.")
+        else:
+            host = User(username=form.username.data, display_name=form.display_name.data.strip(), role="host",
+                        league_id=league.id)
+            host.set_password(form.password.data)
+            db.session.add(host)
+            db.session.commit()
+            return _setup(league)
+    return _setup(league, host_form=form, status=422)
+
+
+def _night_choices(form, league):
+    """Fill the venue and host choices: only the league's own (a forged id fails validation)."""
+    if hasattr(form, "venue"):
+        form.venue.choices = [SelectChoice(v.id, v.name) for v in _venues(league)]
+    form.host.choices = [SelectChoice(h.id, h.display_name) for h in _hosts(league)]
+    return form
+
+
+def _nights(league, form=None, status=200):
+    upcoming = db.session.scalars(db.select(Event).where(
+        Event.league_id == league.id, Event.date >= dt.date.today() - dt.timedelta(days=1),
+        Event.status != "settled").order_by(Event.date, Event.start_time)).all()
+    form = form or _night_choices(NightForm(formdata=None, date=dt.date.today(), template="thpa_nightly"), league)
+    assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league)
+              for e in upcoming}
+    response = page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
+                                nights=upcoming, form=form, assign=assign)
+    response.status_code = status
+    return response
+
+
+@bp.route("/<slug>/nights", methods=["GET", "POST"])
+def nights(slug: str):
+    """Upcoming nights; create one at a venue with its type, host and blind structure (R-CLOCK-1)."""
+    league = _my_league(slug)
+    if request.method == "GET":
+        return _nights(league)
+    form = _night_choices(NightForm(), league)
+    if not form.validate():
+        return _nights(league, form, 422)
+    event = Event(league_id=league.id, venue_id=form.venue.data, date=form.date.data,
+                  start_time=form.start_time.data, event_type=form.event_type.data, host_id=form.host.data,
+                  structure=structures.to_json(structures.TEMPLATES[form.template.data][1]))
+    db.session.add(event)
+    db.session.commit()
+    return _nights(league)
+
+
+@bp.route("/<slug>/nights/<int:event_id>/host", methods=["POST"])
+def assign_host(slug: str, event_id: int):
+    """Give a night to another host."""
+    league = _my_league(slug)
+    event = db.session.get(Event, event_id)
+    if event is None or event.league_id != league.id:
+        abort(404)
+    form = _night_choices(AssignHostForm(prefix=f"e{event.id}"), league)
+    if not form.validate():
+        return _nights(league, status=422)
+    event.host_id = form.host.data
+    db.session.commit()
+    return _nights(league)
