@@ -2,7 +2,7 @@
 from flask import make_response, render_template, request
 
 
-def page_or_fragment(page: str, fragment: str, **context):
+def page_or_fragment(page: str, fragment: str, status: int = 200, **context):
     """Render the fragment alone for an htmx request, else the full page that includes it.
 
     The same URL answers both, so the response says it varies on HX-Request (no cache may serve
@@ -10,6 +10,6 @@ def page_or_fragment(page: str, fragment: str, **context):
     """
     wants_fragment = request.headers.get("HX-Request") == "true" and not request.headers.get(
         "HX-History-Restore-Request")
-    response = make_response(render_template(fragment if wants_fragment else page, **context))
+    response = make_response(render_template(fragment if wants_fragment else page, **context), status)
     response.vary.add("HX-Request")
     return response

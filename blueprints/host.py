@@ -45,10 +45,8 @@ def home():
 
 
 def _controls(event: Event, error: str | None = None, status: int = 200):
-    response = page_or_fragment("host/event.html", "host/_controls.html", event=event,
-                                clock=clocks.payload(event), error=error)
-    response.status_code = status
-    return response
+    return page_or_fragment("host/event.html", "host/_controls.html", event=event,
+                                clock=clocks.payload(event), error=error, status=status)
 
 
 @bp.route("/events/<int:event_id>")
@@ -111,12 +109,10 @@ def _submitted_items(form) -> list[dict]:
 
 def _editor(event, items=None, errors=(), message=None, status=200):
     clock = clocks.payload(event)
-    response = page_or_fragment(
+    return page_or_fragment(
         "host/structure.html", "host/_structure.html", event=event, clock=clock,
         items=clock["structure"] if items is None else items, errors=list(errors), message=message,
-        templates=[(key, label) for key, (label, _) in structures.TEMPLATES.items()])
-    response.status_code = status
-    return response
+        templates=[(key, label) for key, (label, _) in structures.TEMPLATES.items()], status=status)
 
 
 @bp.route("/events/<int:event_id>/structure", methods=["GET", "POST"])

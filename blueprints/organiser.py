@@ -84,12 +84,10 @@ def _venues(league: League) -> list[Venue]:
 
 
 def _setup(league, venue_form=None, host_form=None, status=200):
-    response = page_or_fragment("organiser/setup.html", "organiser/_setup.html", league=league,
+    return page_or_fragment("organiser/setup.html", "organiser/_setup.html", league=league,
                                 venues=_venues(league), hosts=_hosts(league),
                                 venue_form=venue_form or VenueForm(formdata=None),
-                                host_form=host_form or HostForm(formdata=None))
-    response.status_code = status
-    return response
+                                host_form=host_form or HostForm(formdata=None), status=status)
 
 
 @bp.route("/<slug>/setup")
@@ -145,10 +143,8 @@ def _nights(league, form=None, status=200):
     form = form or _night_choices(NightForm(formdata=None, date=dt.date.today(), template="thpa_nightly"), league)
     assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league)
               for e in upcoming}
-    response = page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
-                                nights=upcoming, form=form, assign=assign)
-    response.status_code = status
-    return response
+    return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
+                                nights=upcoming, form=form, assign=assign, status=status)
 
 
 @bp.route("/<slug>/nights", methods=["GET", "POST"])
