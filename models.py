@@ -69,6 +69,8 @@ class Member(db.Model):
     under_21: Mapped[bool] = mapped_column(default=False)
     id_checked_at: Mapped[dt.datetime | None]
     card_code: Mapped[str] = mapped_column(String(43), unique=True, default=lambda: secrets.token_urlsafe(24))
+    # The secret in the member's long-lived phone cookie; a new one signs every old phone out.
+    cookie_secret: Mapped[str] = mapped_column(String(43), default=lambda: secrets.token_urlsafe(24))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     @classmethod
@@ -131,6 +133,13 @@ class Event(db.Model):
     # A called clock (R-CLOCK-4): when it started (server ms) and for which seat; None when off.
     shot_started_ms: Mapped[int | None] = mapped_column(BigInteger)
     shot_seat: Mapped[str | None] = mapped_column(String(40))
+    # The check-in link's secret (R-MEM-1): unguessable, and dead once the event ends.
+    check_in_code: Mapped[str] = mapped_column(String(43), unique=True, default=lambda: secrets.token_urlsafe(16))
+    max_seats: Mapped[int] = mapped_column(default=10)
+    buy_in: Mapped[int] = mapped_column(default=0)  # whole dollars; 0 for free-to-play
+    pool_share: Mapped[int] = mapped_column(default=0)  # dollars of each buy-in that go to the night's prizes
+    guarantee: Mapped[int] = mapped_column(default=0)
+    deal_status: Mapped[str] = mapped_column(String(8), default="none")  # none | open | agreed | void
     settled_at: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
@@ -155,16 +164,58 @@ class Entry(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
     member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
-    # registered (pre-registered, not arrived) | playing | played | dq | no_show
+    # pending (checked in on their phone, not yet confirmed by the host) | registered (pre-registered,
+    # not arrived) | playing | played (finished: busted or won) | dq | no_show
     status: Mapped[str] = mapped_column(String(12), default="playing")
     position: Mapped[int | None]
     chips_at_deal: Mapped[int | None] = mapped_column(BigInteger)
     points: Mapped[int] = mapped_column(default=0)
     prize: Mapped[int] = mapped_column(default=0)
+    pre_registered: Mapped[bool] = mapped_column(default=False)
+    arrived_at: Mapped[dt.datetime | None]
+    table_no: Mapped[int | None]
+    seat_no: Mapped[int | None]
+    chips_removed: Mapped[int] = mapped_column(BigInteger, default=0)  # missed blinds, absent stacks (R-CHIP-3)
+    bust_hand: Mapped[int | None]  # bust-outs in one hand share a number (R-PTS-6)
+    stack_at_bust: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     event: Mapped[Event] = relationship(back_populates="entries")
     member: Mapped[Member] = relationship()
+
+
+class BonusClaim(db.Model):
+    """Bonus chips accepted for an entry (R-CHIP-1..3); `override` marks one the host allowed
+    outside the rules, with its ruling."""
+    __tablename__ = "bonus_claims"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    chips: Mapped[int] = mapped_column(BigInteger)
+    override: Mapped[bool] = mapped_column(default=False)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    entry: Mapped[Entry] = relationship()
+
+
+class Action(db.Model):
+    """One host action of a night, as one transaction: who, when, what, and how to take it back.
+
+    `changes` lists the rows it touched as [table, id, values before] (None before = created by
+    the action), so undo restores them exactly; `undone_at` marks it taken back.
+    """
+    __tablename__ = "actions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    kind: Mapped[str] = mapped_column(String(32))
+    summary: Mapped[str] = mapped_column(String(200))
+    changes: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    undone_at: Mapped[dt.datetime | None]
+
+    user: Mapped[User | None] = relationship()
 
 
 class Ticket(db.Model):

@@ -92,6 +92,12 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # Batch migrations rebuild tables (copy, drop, rename): with foreign keys on, dropping
+            # the old events table would cascade-delete every entry. SQLite only honours this
+            # outside a transaction, so it is set before the migration's transaction begins.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),

@@ -1,0 +1,43 @@
+"""The migrations bring a database with data in it to the current schema, and back down."""
+import pytest
+import sqlalchemy as sa
+from flask_migrate import downgrade, upgrade
+
+from extensions import db
+from tests.conftest import make_app
+
+
+@pytest.fixture
+def empty_app(tmp_path):
+    app = make_app(tmp_path / "old.db")
+    with app.app_context():
+        yield app
+        db.engine.dispose()
+
+
+def test_0003_fills_secrets_for_existing_rows(empty_app):
+    upgrade(revision="0002")
+    with db.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
+                             "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', 1, 10, "
+                             "70, '{}', '2026-01-01')"))
+        conn.execute(sa.text("INSERT INTO venues (id, league_id, name, address) VALUES (1, 1, 'Rose', '')"))
+        for n in (1, 2):
+            conn.execute(sa.text("INSERT INTO members (id, league_id, name, name_key, under_21, card_code, "
+                                 f"created_at) VALUES ({n}, 1, 'P{n}', 'p{n}', 0, 'card{n}', '2026-01-01')"))
+            conn.execute(sa.text("INSERT INTO events (id, league_id, venue_id, event_type, date, status, clock_index, "
+                                 "clock_item_elapsed_ms, clock_started, clock_version, created_at) VALUES "
+                                 f"({n}, 1, 1, 'nightly', '2026-11-0{n}', 'settled', 0, 0, 0, 0, '2026-01-01')"))
+        conn.execute(sa.text("INSERT INTO entries (event_id, member_id, status, position, points, prize, created_at) "
+                             "VALUES (1, 1, 'played', 1, 150, 0, '2026-01-01')"))
+    upgrade()
+    with db.engine.connect() as conn:
+        codes = [row[0] for row in conn.execute(sa.text("SELECT check_in_code FROM events"))]
+        secrets = [row[0] for row in conn.execute(sa.text("SELECT cookie_secret FROM members"))]
+        entry = conn.execute(sa.text("SELECT pre_registered, chips_removed, points FROM entries")).one()
+    assert all(len(code) >= 20 for code in codes) and len(set(codes)) == 2
+    assert all(len(secret) >= 30 for secret in secrets) and len(set(secrets)) == 2
+    assert tuple(entry) == (0, 0, 150)
+    downgrade(revision="base")
+    with db.engine.connect() as conn:
+        assert sa.inspect(conn).get_table_names() in ([], ["alembic_version"])
