@@ -100,6 +100,14 @@ def set_structure(event: Event, structure: structures.Structure, seen_version: i
     db.session.expire(event)
 
 
+def touch(event: Event) -> None:
+    """The field changed (arrivals, bust-outs): move the version on so every screen re-reads
+    players left and the average stack. The clock itself is unchanged."""
+    db.session.execute(update(Event).where(Event.id == event.id).values(clock_version=Event.clock_version + 1)
+                       .execution_options(synchronize_session=False))
+    db.session.expire(event)
+
+
 def field_counts(event: Event) -> tuple[int, int]:
     """(players left, entries whose stacks are in play) for the screen's players-left line."""
     rows = dict(db.session.execute(

@@ -1,16 +1,21 @@
-"""The host's night: the clock controls (R-CLOCK-3/4); check-in, seating and settling come next."""
+"""The host's night: the clock and its controls (R-CLOCK), the blind structure, check-in and the roster."""
 import datetime as dt
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 import clocks
-from league import structures
+import journal
+import nights
+import qr
 import notices
+from league import structures
+from league.chips import BONUS_LABELS
+from league.members import name_key
 from blueprints import page_or_fragment
-from blueprints.live import event_or_404
+from blueprints.live import event_or_404, ordinal
 from extensions import db
-from models import Event
+from models import Entry, Event, Member
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -148,3 +153,147 @@ def structure(event_id: int):
     db.session.commit()
     notices.hub().publish(event.id, event.clock_version)
     return _editor(event, message="Saved.")
+
+
+def _roster(event: Event):
+    entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
+    by_status: dict[str, list[Entry]] = {}
+    for entry in entries:
+        by_status.setdefault(entry.status, []).append(entry)
+    for group in by_status.values():
+        group.sort(key=lambda e: (e.position or 0, e.member.name.casefold()))
+    return by_status
+
+
+def _players(event: Event, error: str | None = None, message: str | None = None, status: int = 200):
+    chips_in_play, average = nights.chip_count(event)
+    return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=_roster(event),
+                            players_left=nights.players_left(event), last=journal.last_action(event),
+                            plan=nights.table_plan(event), chips_in_play=chips_in_play, average=average,
+                            bonus_kinds=BONUS_LABELS,
+                            check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
+                            error=error, message=message, status=status)
+
+
+@bp.route("/events/<int:event_id>/players")
+def players(event_id: int):
+    """R-MEM-1, R-PTS-5..7: the host's list of arrivals, players in the game and players out."""
+    return _players(my_event(event_id))
+
+
+@bp.route("/events/<int:event_id>/members")
+def member_search(event_id: int):
+    """Walk-ins: members whose names match what the host typed, not yet in this game."""
+    event = my_event(event_id)
+    q = request.args.get("q", "").strip()
+    found = []
+    if q:
+        taken = db.select(Entry.member_id).where(Entry.event_id == event.id)
+        found = db.session.scalars(db.select(Member).where(
+            Member.league_id == event.league_id, Member.name_key.contains(name_key(q)),
+            Member.id.not_in(taken)).order_by(Member.name).limit(12)).all()
+    return render_template("host/_search.html", event=event, found=found, q=q)
+
+
+def _entry(event: Event, entry_id: str) -> Entry:
+    entry = db.session.get(Entry, int(entry_id)) if entry_id.isdigit() else None
+    if entry is None or entry.event_id != event.id:
+        raise nights.Refused("That player is not in this game.")
+    return entry
+
+
+def _player_op(event: Event, op: str, arg: str, form) -> str:
+    """Carry out one host action on the roster and return what to say; raises Refused."""
+    user_id = current_user.id
+    if op == "undo":
+        last = journal.last_action(event)
+        if last is None or str(last.id) != arg:
+            raise nights.Refused("Nothing to undo, or it was already undone on another screen.")
+        journal.undo(last)
+        return f"Undone: {last.summary}"
+    if op in ("confirm", "reject", "id"):
+        entry = _entry(event, arg)
+        verb = {"confirm": "Confirmed", "reject": "Turned away", "id": "Photo ID checked for"}[op]
+        log = journal.Journal(event, user_id, op, f"{verb} {entry.member.name}")
+        {"confirm": nights.confirm, "reject": nights.reject}.get(op, lambda e, j: nights.id_checked(e.member, j))(
+            entry, log)
+    elif op == "walk_in":
+        member = db.session.get(Member, int(arg)) if arg.isdigit() else None
+        if member is None or member.league_id != event.league_id:
+            raise nights.Refused("No such member.")
+        log = journal.Journal(event, user_id, op, f"Checked in {member.name}")
+        nights.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
+    elif op == "join":
+        log = journal.Journal(event, user_id, op, f"New member {form.get('name', '').strip()}")
+        member = log.created(nights.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
+                                         form.get("under_21") == "yes"))
+        nights.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
+    elif op == "bust":
+        entry = _entry(event, arg)
+        log = journal.Journal(event, user_id, op, f"{entry.member.name} out")
+        positions = nights.bust(event, {entry: None}, log)
+        log.action.summary = f"{entry.member.name} out in {ordinal(positions[entry])}"
+    elif op == "bust_hand":
+        stacks = {}
+        for entry_id in form.getlist("out"):
+            raw = form.get(f"stack-{entry_id}", "").replace(",", "").strip()
+            stacks[_entry(event, entry_id)] = int(raw) if raw.isdigit() else None
+        log = journal.Journal(event, user_id, op, "")
+        positions = nights.bust(event, stacks, log)
+        log.action.summary = "Out in one hand: " + ", ".join(
+            f"{e.member.name} {ordinal(p)}" for e, p in sorted(positions.items(), key=lambda i: i[1]))[:180]
+    elif op == "dq":
+        entry = _entry(event, arg or form.get("dq_entry", ""))
+        log = journal.Journal(event, user_id, op, f"{entry.member.name} disqualified")
+        nights.disqualify(event, entry, form.get("reason", ""), log, user_id)
+    elif op in ("draw", "break", "final", "settle"):
+        summary = {"draw": "Seats drawn", "break": "Table broken", "final": "Final table drawn",
+                   "settle": "Night settled"}[op]
+        log = journal.Journal(event, user_id, op, summary)
+        {"draw": nights.draw, "break": nights.break_table, "final": nights.final_table,
+         "settle": nights.settle}[op](event, log)
+    elif op == "move_to":
+        proposal, _, where = arg.partition(":")
+        table, _, seat = where.partition(":")
+        entry = _entry(event, form.get(f"mover-{proposal}", ""))
+        if not (table.isdigit() and seat.isdigit()):
+            raise nights.Refused("Pick the seat to move to.")
+        log = journal.Journal(event, user_id, op, f"{entry.member.name} moved to table {table} seat {seat}")
+        nights.move(event, entry, int(table), int(seat), log)
+    elif op == "bonus":
+        entry = _entry(event, arg)
+        kind = form.get(f"kind-{entry.id}", "")
+        log = journal.Journal(event, user_id, op, "")
+        chips = nights.claim_bonus(event, entry, kind, log, override_reason=form.get(f"why-{entry.id}", ""),
+                                   user_id=user_id)
+        log.action.summary = f"{entry.member.name}: {BONUS_LABELS.get(kind, kind)} bonus +{chips:,}"
+    else:
+        raise nights.Refused("That button did nothing: reload the page.")
+    log.record()
+    return log.action.summary
+
+
+@bp.route("/events/<int:event_id>/players", methods=["POST"])
+def player_action(event_id: int):
+    """One host action on the roster, as one transaction that Undo can take back: confirm or turn
+    away an arrival (R-MEM-1), check in a walk-in or a new member (R-LATE-1/4), photo ID seen,
+    bust-outs (R-PTS-5/6, several in one hand by stacks), disqualification (R-PTS-5)."""
+    event = my_event(event_id)
+    op, _, arg = request.form.get("op", "").partition(":")
+    try:
+        message = _player_op(event, op, arg, request.form)
+        clocks.touch(event)
+    except nights.Refused as refused:
+        db.session.rollback()
+        return _players(event, error=str(refused), status=422)
+    db.session.commit()
+    notices.hub().publish(event.id, event.clock_version)
+    return _players(event, message=message)
+
+
+@bp.route("/events/<int:event_id>/check-in.svg")
+def check_in_qr(event_id: int):
+    """R-MEM-1: the QR code of the event's check-in link, for the host's phone to show."""
+    event = my_event(event_id)
+    link = url_for("play.check_in", code=event.check_in_code, _external=True)
+    return qr.svg(link), 200, {"Content-Type": "image/svg+xml", "Cache-Control": "private, max-age=3600"}

@@ -36,6 +36,15 @@ def clock_time(ms: int | None) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
+@bp.app_template_filter("ordinal")
+def ordinal(n: int | None) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st."""
+    if n is None:
+        return "–"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 @bp.app_template_filter("chips")
 def chips(amount: int | None) -> str:
     """Chips with thousands separators; a dash for none."""

@@ -1,19 +1,74 @@
-"""Pages anyone can open: the home page, an event's clock on a phone, and the big screen."""
+"""Pages anyone can open, no login (issue 5): the home page, each league's pages (its home, month
+and season standings with a name search, qualifiers, each night's results, upcoming nights), an
+event's clock on a phone and the big screen; and the app shell that makes them an installable
+app: the manifest, the service worker at the site root and the offline page."""
 import datetime as dt
+import hashlib
+import json
+import os
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Blueprint, render_template
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from sqlalchemy.orm import joinedload, selectinload
 
 import clocks
+import nights
+import records
+from blueprints import page_or_fragment
 from blueprints.live import event_or_404
 from extensions import db
-from models import Event, League
+from league.events import EVENT_TYPES
+from league.members import name_key
+from league.standings import SEASON_TABLE_SIZE, top_with_ties
+from membership import current_member, remember
+from models import Entry, Event, League, Ticket
 
 bp = Blueprint("play", __name__)
+
+# The dark theme's background: the manifest's colours must match base.html and app.css, or the
+# splash screen flashes another colour before the first page paints.
+DARK_BG = "#101418"
+HOME_TABLE_SIZE = 10  # the league home shows the top of the month's table, ties included
+RECENT_NIGHTS = 5
+# What the service worker precaches (cache-first afterwards); other static files are cached the
+# first time a page asks for them. Icons are left out: a phone on pub wifi should not pay for them.
+PRECACHE_SUFFIXES = (".css", ".js")
+# Templates whose output the worker caches (the offline page): they count in its version too.
+SHELL_TEMPLATES = ("base.html", "play/offline.html", "play/sw.js")
+TABLE_ID = "standings-table"  # the search swaps only this element (see _standings)
+
+
+def app_shell(app, static_folder: str | None = None) -> dict:
+    """The service worker's version and precache list: a hash of every static file and of the
+    templates of the offline page, so a deploy that changes any of them gives phones a new worker
+    and a fresh cache (no phone keeps yesterday's CSS or script)."""
+    static = static_folder or app.static_folder
+    digest, precache = hashlib.sha256(), []
+    for folder, _, names in sorted(os.walk(static)):
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            relative = os.path.relpath(path, static).replace(os.sep, "/")
+            with open(path, "rb") as file:
+                digest.update(relative.encode() + b"\0" + file.read() + b"\0")
+            if name.endswith(PRECACHE_SUFFIXES):
+                precache.append(relative)
+    for name in SHELL_TEMPLATES:
+        source, _, _ = app.jinja_loader.get_source(app.jinja_env, name)
+        digest.update(name.encode() + b"\0" + source.encode() + b"\0")
+    return {"version": digest.hexdigest()[:16], "precache": sorted(precache)}
+
+
+def _remember_shell(state):
+    """Once, at app start: hashing the files on every request to /sw.js would cost a disk read of each."""
+    state.app.extensions["shuffleup_shell"] = app_shell(state.app)
+
+
+bp.record_once(_remember_shell)
 
 
 @bp.route("/")
 def home():
-    """The home page: tonight's events and each league's standings."""
+    """The home page: tonight's events (to their clock) and each league's page (issue 5)."""
     today = dt.date.today()
     tonight = db.session.scalars(db.select(Event).where(Event.date == today).order_by(Event.start_time)).all()
     leagues = db.session.scalars(db.select(League).order_by(League.name)).all()
@@ -24,7 +79,21 @@ def home():
 def event(event_id: int):
     """R-CLOCK-1..3: the event's live clock on a player's phone."""
     event = event_or_404(event_id)
-    return render_template("play/event.html", event=event, clock=clocks.payload(event))
+    return render_template("play/event.html", event=event, clock=clocks.payload(event), me=_me(event))
+
+
+def _me(event: Event) -> dict | None:
+    member = current_member()
+    entry = nights.entry_of(event, member) if member and member.league_id == event.league_id else None
+    return None if entry is None else {"entry": entry, "bonus": nights.bonus_chips(entry)}
+
+
+@bp.route("/events/<int:event_id>/me")
+def my_entry(event_id: int):
+    """R-SEAT-1..4, R-PTS: this phone's member in the event: waiting, their table and seat (they see
+    a move at the next refresh), or where they finished and their points. Only their own."""
+    event = event_or_404(event_id)
+    return render_template("play/_me.html", event=event, me=_me(event))
 
 
 @bp.route("/events/<int:event_id>/screen")
@@ -32,3 +101,263 @@ def screen(event_id: int):
     """R-CLOCK-1..3: the big screen for a TV: huge digits, blinds, next level, players left, average stack."""
     event = event_or_404(event_id)
     return render_template("play/screen.html", event=event, clock=clocks.payload(event))
+
+
+# ---- League pages anyone can open (issue 5) ----
+
+@bp.route("/leagues/<slug>")
+def league_home(slug: str):
+    """R-STD-1: a league's home: tonight's clocks, the top of this month's table (or the latest
+    month with results), the latest nights' results, and links to every public page."""
+    league = _league_or_404(slug)
+    today = _local_today(league)
+    month = today.strftime("%Y-%m")
+    table = records.month_standings(league, month)
+    if not table:
+        months = records.league_months(league)
+        if months:
+            month = months[0]
+            table = records.month_standings(league, month)
+    first, _ = records.parse_month(month)
+    return render_template(
+        "play/league.html", league=league, month=month, year=month[:4], month_label=first.strftime("%B %Y"),
+        rows=top_with_ties(table, HOME_TABLE_SIZE), total=len(table), q="", table_id=TABLE_ID,
+        live=[e for e in _nights_from(league, today) if e.status == "running"],
+        recent=_settled_nights(league, limit=RECENT_NIGHTS), event_types=EVENT_TYPES)
+
+
+@bp.route("/leagues/<slug>/months/<month>")
+def month_standings(slug: str, month: str):
+    """R-STD-1: a month's standings (ranks shared on equal points) and its nights' results; `?q=`
+    filters the table by name, and an htmx search gets the table alone."""
+    league = _league_or_404(slug)
+    first, following = _month_or_404(month)
+    months = _with(records.league_months(league), month)
+    position = months.index(month)
+    return _standings(
+        "play/month.html", "play/_month.html", league=league, month=month, year=month[:4],
+        title=f"{first.strftime('%B %Y')} standings · {league.name}", month_label=first.strftime("%B %Y"),
+        table=records.month_standings(league, month), nights=_settled_nights(league, first, following),
+        newer=months[position - 1] if position > 0 else None,
+        older=months[position + 1] if position + 1 < len(months) else None, event_types=EVENT_TYPES)
+
+
+@bp.route("/leagues/<slug>/seasons/<int:year>")
+def season_standings(slug: str, year: int):
+    """R-STD-2: the season table as published: the Top 50, and everyone tied with 50th; `?q=`
+    filters it by name, and an htmx search gets the table alone."""
+    league = _league_or_404(slug)
+    try:
+        table = records.year_standings(league, year)
+    except ValueError:
+        abort(404)
+    years = _with(sorted({m[:4] for m in records.league_months(league)}, reverse=True), str(year))
+    position = years.index(str(year))
+    latest = next((m for m in records.league_months(league) if m.startswith(str(year))), f"{year}-12")
+    return _standings(
+        "play/season.html", "play/_season.html", league=league, year=str(year), month=latest,
+        title=f"{year} season · {league.name}", table=top_with_ties(table, SEASON_TABLE_SIZE),
+        players=len(table), top=SEASON_TABLE_SIZE,
+        newer=years[position - 1] if position > 0 else None,
+        older=years[position + 1] if position + 1 < len(years) else None)
+
+
+@bp.route("/leagues/<slug>/months/<month>/qualifiers")
+def month_qualifiers(slug: str, month: str):
+    """R-QUAL-1..5, R-FIN: the month's Monthly Final ticket holders (with the night each came from),
+    the Top-10 Shoot-out and the High-roller Final entrants with their starting stacks."""
+    league = _league_or_404(slug)
+    first, _ = _month_or_404(month)
+    months = _with(records.league_months(league), month)
+    position = months.index(month)
+    return page_or_fragment(
+        "play/qualifiers.html", "play/_qualifiers.html", league=league, month=month, year=month[:4],
+        title=f"{first.strftime('%B %Y')} finals · {league.name}", month_label=first.strftime("%B %Y"),
+        tickets=records.ticket_holders(league, month), qualifiers=records.qualifiers(league, month),
+        newer=months[position - 1] if position > 0 else None,
+        older=months[position + 1] if position + 1 < len(months) else None)
+
+
+@bp.route("/events/<int:event_id>/results")
+def event_results(event_id: int):
+    """R-PTS-1..8, R-QUAL-1/2: a settled night's finishing order, points and the Monthly Final
+    tickets it gave; a night not settled yet has no results page (404)."""
+    event = event_or_404(event_id)
+    if event.status != "settled":
+        abort(404, description="this night's results are not settled yet")
+    return render_template("play/results.html", event=event, league=event.league, month=event.month,
+                           year=event.month[:4], kind=EVENT_TYPES.get(event.event_type),
+                           entries=_finishers(event), ticketed=_ticketed(event))
+
+
+@bp.route("/leagues/<slug>/nights")
+def coming_nights(slug: str):
+    """R-CLOCK-1: the league's coming nights, venue by venue: running now or scheduled from today
+    (the league's local date), each linked to its live clock."""
+    league = _league_or_404(slug)
+    today = _local_today(league)
+    by_venue: dict[str, list[Event]] = {}
+    for night in _nights_from(league, today):
+        by_venue.setdefault(night.venue.name, []).append(night)
+    return render_template("play/nights.html", league=league, today=today, month=today.strftime("%Y-%m"),
+                           year=str(today.year), by_venue=sorted(by_venue.items(), key=lambda v: v[0].casefold()),
+                           event_types=EVENT_TYPES)
+
+
+# ---- The app shell: manifest, service worker, offline page (issue 5) ----
+
+@bp.route("/manifest.webmanifest")
+def manifest():
+    """Issue 5, PWA: the web app manifest: installable, standalone, opening on the home page."""
+    home = url_for("play.home")
+    icon = lambda name: url_for("static", filename=f"icons/{name}")  # noqa: E731
+    body = {
+        "id": home, "name": "ShuffleUp pub poker", "short_name": "ShuffleUp",
+        "description": "Your pub poker league: the live clock, standings, finals and nights.",
+        "lang": "en", "start_url": home, "scope": home, "display": "standalone",
+        "background_color": DARK_BG, "theme_color": DARK_BG, "categories": ["games", "sports"],
+        "icons": [
+            {"src": icon("icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
+            {"src": icon("icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
+            {"src": icon("icon-maskable-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "maskable"},
+            {"src": icon("icon-maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+        ],
+    }
+    response = current_app.response_class(json.dumps(body, indent=1), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route("/sw.js")
+def service_worker():
+    """Issue 5, PWA: the service worker, from the site root so that its scope is every page.
+
+    no-cache: the browser asks again on every check, so a deploy reaches phones on their next visit.
+    """
+    shell = current_app.extensions["shuffleup_shell"]
+    offline = url_for("play.offline")
+    body = render_template(
+        "play/sw.js", version=shell["version"], offline=offline,
+        precache=[url_for("static", filename=name) for name in shell["precache"]] + [offline],
+        static_prefix=url_for("static", filename=""), api_prefix=url_for("play.home") + "api/")
+    response = make_response(body)
+    response.mimetype = "text/javascript"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route("/offline")
+def offline():
+    """Issue 5, PWA: what the service worker shows for a page it cannot fetch and never saved."""
+    return render_template("play/offline.html")
+
+
+# ---- Helpers: parsing, and reads for these pages ----
+
+def _league_or_404(slug: str) -> League:
+    league = records.find_league(slug)
+    if league is None or league.slug != slug:  # a league's public address is its slug, nothing else
+        abort(404, description=f"no league {slug!r}")
+    return league
+
+
+def _month_or_404(month: str) -> tuple[dt.date, dt.date]:
+    try:
+        return records.parse_month(month)
+    except ValueError:
+        abort(404)
+
+
+def _with(periods: list[str], period: str) -> list[str]:
+    """The pager's periods (newest first), including the one asked for even when it has no results."""
+    return periods if period in periods else sorted({*periods, period}, reverse=True)
+
+
+def _local_today(league: League) -> dt.date:
+    """Today at the league's venues (R-STD-1 counts the venue's local date), not the server's."""
+    try:
+        return dt.datetime.now(ZoneInfo(league.timezone)).date()
+    except (ZoneInfoNotFoundError, ValueError):
+        return dt.date.today()
+
+
+def _standings(page: str, section: str, *, table, **context):
+    """A standings page (month or season): the whole section, or for the name search (htmx aimed at
+    the table) the table alone. `?q=` keeps the full table's ranks: a filter, not a new table."""
+    query = request.args.get("q", "").strip()[:80]
+    wanted = name_key(query)
+    rows = [row for row in table if wanted in name_key(row.player)] if wanted else table
+    fragment = "play/_standings_table.html" if request.headers.get("HX-Target") == TABLE_ID else section
+    response = page_or_fragment(page, fragment, rows=rows, total=len(table), q=query, table_id=TABLE_ID,
+                                **context)
+    response.vary.add("HX-Target")  # the same URL answers the section or the table alone
+    return response
+
+
+# These reads belong in records.py (another engineer owns it at the moment): move them there.
+
+def _settled_nights(league: League, first: dt.date | None = None, following: dt.date | None = None,
+                    limit: int | None = None) -> list[Event]:
+    """Settled events of the league in [first, following), newest first."""
+    query = db.select(Event).options(joinedload(Event.venue)).where(
+        Event.league_id == league.id, Event.status == "settled")
+    if first is not None:
+        query = query.where(Event.date >= first, Event.date < following)
+    query = query.order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc())
+    return db.session.scalars(query.limit(limit) if limit else query).all()
+
+
+def _nights_from(league: League, today: dt.date) -> list[Event]:
+    """The league's running events (whatever their date: a night can run past midnight) and its
+    scheduled ones from `today`, in date and start-time order."""
+    return db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
+        Event.league_id == league.id,
+        (Event.status == "running") | ((Event.status == "scheduled") & (Event.date >= today)))
+        .order_by(Event.date, Event.start_time, Event.id)).all()
+
+
+def _finishers(event: Event) -> list[Entry]:
+    """R-PTS-5: the participants (played or disqualified) in finishing order; no-shows are not."""
+    entries = db.session.scalars(db.select(Entry).options(selectinload(Entry.member)).where(
+        Entry.event_id == event.id, Entry.status.in_(records.COUNTED))).all()
+    return sorted(entries, key=lambda e: (e.position is None, e.position or 0, e.member.name.casefold()))
+
+
+def _ticketed(event: Event) -> set[int]:
+    """R-QUAL-1/2: the members whose Monthly Final ticket came from this event."""
+    return set(db.session.scalars(db.select(Ticket.member_id).where(Ticket.event_id == event.id)))
+
+
+def _check_in_event(code: str):
+    event = nights.event_for_check_in(code)
+    if event is None:
+        abort(404, description="This check-in link has ended or is wrong: ask the host for tonight's QR code.")
+    return event
+
+
+@bp.route("/check-in/<code>", methods=["GET", "POST"])
+def check_in(code: str):
+    """R-MEM-1, R-LATE-1/4: check in from the QR code: one tap for a phone that knows its member,
+    otherwise join the league on the spot (free, 18+). The host then confirms the arrival."""
+    event = _check_in_event(code)
+    member = current_member()
+    if member is not None and member.league_id != event.league_id:
+        member = None
+    entry = nights.entry_of(event, member) if member else None
+    error = None
+    if request.method == "POST":
+        try:
+            if member is None:
+                form = request.form
+                member = nights.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
+                                     form.get("under_21") == "yes", form.get("contact", ""))
+            entry = nights.check_in(event, member)
+        except nights.Refused as refused:
+            db.session.rollback()
+            error = str(refused)
+        else:
+            db.session.commit()
+            response = redirect(url_for("play.check_in", code=code), 303)
+            return remember(response, member)
+    return render_template("play/check_in.html", event=event, member=member, entry=entry, error=error,
+                           form=request.form), 422 if error else 200

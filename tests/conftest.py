@@ -3,6 +3,7 @@ import re
 import shutil
 
 import pytest
+from flask import g, request_started
 from flask_migrate import upgrade
 
 from app import create_app
@@ -13,7 +14,12 @@ TEST_CONFIG = {"TESTING": True, "SECRET_KEY": "test-secret", "RATELIMIT_ENABLED"
 
 def make_app(path, **extra):
     """An app on the SQLite file at `path` (the test config plus `extra`)."""
-    return create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", **extra})
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", **extra})
+    # The `app` fixture keeps one app context open for the whole test, and Flask reuses an open
+    # context for requests, so `g` (the logged-in user, the CSRF token) would leak from one test
+    # client to another. Start every request with an empty `g`, as a server does.
+    request_started.connect(lambda sender, **kwargs: g.__dict__.clear(), app, weak=False)
+    return app
 
 
 @pytest.fixture(scope="session")

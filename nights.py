@@ -1,0 +1,358 @@
+"""The host's night in the database: check-in, arrivals, walk-ins, bust-outs, disqualifications.
+
+league/ decides; this module reads and writes models through a Journal, so each host action is
+one transaction that can be taken back. Callers commit and publish.
+"""
+from __future__ import annotations
+
+import random
+
+from flask import current_app
+from sqlalchemy import func
+
+import clocks
+import records
+from extensions import db
+from journal import Journal
+from league import chips, clock, night, payouts, seating
+from league.members import clean_name, name_key, name_problem
+from models import BonusClaim, Entry, Event, Member, Ruling, Ticket, utcnow
+
+LIVE = ("pending", "playing")  # R-LATE-4: in a game until they are out
+OPEN_EVENTS = ("scheduled", "running")
+
+
+class Refused(ValueError):
+    """A rule said no; the message is for the person who asked."""
+
+
+def event_for_check_in(code: str) -> Event | None:
+    """R-MEM-1: the event a check-in link belongs to, while it can still take entries."""
+    event = db.session.scalar(db.select(Event).where(Event.check_in_code == code))
+    return event if event is not None and event.status in OPEN_EVENTS else None
+
+
+def clock_view(event: Event) -> clock.ClockView:
+    """The event's clock now."""
+    return clock.view(clocks.structure_of(event), clocks.state_of(event), clocks.now_ms())
+
+
+def entry_of(event: Event, member: Member) -> Entry | None:
+    """The member's entry in this event, if any."""
+    return db.session.scalar(db.select(Entry).where(Entry.event_id == event.id, Entry.member_id == member.id))
+
+
+def live_game_elsewhere(member: Member, event: Event) -> Event | None:
+    """R-LATE-4: another unfinished event the member is still in."""
+    return db.session.scalar(db.select(Event).join(Entry).where(
+        Entry.member_id == member.id, Entry.status.in_(LIVE), Event.id != event.id,
+        Event.status.in_(OPEN_EVENTS)).limit(1))
+
+
+def find_member(league_id: int, name: str) -> Member | None:
+    """The member of that name (any spacing or case)."""
+    return db.session.scalar(db.select(Member).where(Member.league_id == league_id,
+                                                     Member.name_key == name_key(name)))
+
+
+def join(league_id: int, name: str, adult: bool, under_21: bool, contact: str = "") -> Member:
+    """R-MEM-1: a new member: free, 18 or over (they confirm it), photo ID to be checked if under 21.
+
+    An existing name is refused: taking it would hand this phone someone else's card.
+    """
+    problem = name_problem(name)
+    if problem:
+        raise Refused(problem[0].upper() + problem[1:] + ".")
+    if not adult:
+        raise Refused("Members must be 18 or over: tick the box to confirm you are.")
+    if find_member(league_id, name):
+        raise Refused(f"A member called {clean_name(name)} already exists. If that's you, ask the host "
+                      "to check you in, or open your member card on your own phone.")
+    member = Member.named(league_id, name)
+    member.contact = clean_name(contact)[:120] or None
+    member.under_21 = under_21
+    member.adult_confirmed_at = utcnow()
+    db.session.add(member)
+    db.session.flush()
+    return member
+
+
+def check_in(event: Event, member: Member, journal: Journal | None = None, *, by_host: bool = False,
+             override_reason: str = "", user_id: int | None = None) -> Entry:
+    """R-MEM-1, R-LATE-1/3/4: a member arrives. On their own phone the entry waits for the host to
+    confirm (pending); the host's own check-in seats them at once. Closed once the major break
+    has started, unless the host overrides with a reason (recorded as a ruling)."""
+    entry = entry_of(event, member)
+    if entry is not None and entry.status != "registered":
+        if entry.status in LIVE:
+            return entry  # a second tap or a second scan: already in
+        raise Refused(f"{member.name} has already played in this game.")
+    elsewhere = live_game_elsewhere(member, event)
+    if elsewhere is not None:
+        raise Refused(f"{member.name} is still in the game at {elsewhere.venue.name}: one game at a time.")
+    if not clock_view(event).registration_open:
+        if not (by_host and override_reason.strip()):
+            raise Refused("Check-in is closed: the major break has started. The host can let you in "
+                          "with a reason.")
+        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                              kind="late_entry_override", rule_id="R-LATE-1", reason=override_reason.strip()[:500],
+                              detail={"member": member.name}))
+    status = "playing" if by_host else "pending"
+    if entry is None:
+        entry = Entry(event_id=event.id, member_id=member.id, status=status, arrived_at=utcnow())
+        db.session.add(entry)
+        db.session.flush()
+        if journal:
+            journal.created(entry)
+    else:  # a pre-registered player arriving (R-LATE-3)
+        if journal:
+            journal.touch(entry)
+        entry.status, entry.arrived_at = status, utcnow()
+    if by_host and journal:
+        db.session.flush()
+        seat_late_arrival(event, entry, journal)
+    return entry
+
+
+def confirm(entry: Entry, journal: Journal) -> None:
+    """The host confirms an arrival: the player is in the game."""
+    if entry.status != "pending":
+        raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
+    journal.touch(entry).status = "playing"
+    seat_late_arrival(entry.event, entry, journal)
+
+
+def reject(entry: Entry, journal: Journal) -> None:
+    """The host turns an arrival away (not a member here, a prank scan…): the entry goes."""
+    if entry.status != "pending":
+        raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
+    journal.touch(entry)
+    db.session.delete(entry)
+
+
+def id_checked(member: Member, journal: Journal) -> None:
+    """R-MEM-1: the host saw photo ID for a member under 21."""
+    journal.touch(member).id_checked_at = utcnow()
+
+
+def players_left(event: Event) -> int:
+    """Players still in (R-PTS-5 counts them for the next bust-out's position)."""
+    return db.session.scalar(db.select(func.count()).select_from(Entry).where(
+        Entry.event_id == event.id, Entry.status == "playing"))
+
+
+def bust(event: Event, stacks: dict[Entry, int | None], journal: Journal) -> dict[Entry, int]:
+    """R-PTS-5/6: players out in one hand take the worst positions still open; several are ordered
+    by their stacks at the start of the hand (larger higher; equal share)."""
+    if not stacks:
+        raise Refused("Tap the players who are out.")
+    left = players_left(event)
+    for entry in stacks:
+        if entry.event_id != event.id or entry.status != "playing":
+            raise Refused(f"{entry.member.name} is not in the game.")
+    if len(stacks) >= left:
+        raise Refused("Someone has to win: leave at least one player in.")
+    if len(stacks) > 1 and any(chips is None or chips < 0 for chips in stacks.values()):
+        raise Refused("Several out in one hand: give each one's chips at the start of the hand.")
+    positions = night.bust_positions(left, {e: (c or 0) for e, c in stacks.items()})
+    hand = (db.session.scalar(db.select(func.max(Entry.bust_hand)).where(Entry.event_id == event.id)) or 0) + 1
+    for entry, position in positions.items():
+        journal.touch(entry)
+        entry.status, entry.position, entry.bust_hand = "played", position, hand
+        entry.stack_at_bust = stacks[entry]
+    return positions
+
+
+def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_id: int | None) -> int:
+    """R-PTS-5, R-MEM-2: a disqualified player takes the worst open position, earns 0 points and no
+    prize, and their chips leave play; the ruling is recorded with its reason."""
+    if entry.status != "playing":
+        raise Refused(f"{entry.member.name} is not in the game.")
+    if not reason.strip():
+        raise Refused("Give the reason for the disqualification.")
+    left = players_left(event)
+    journal.touch(entry)
+    entry.status, entry.position = "dq", left
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
+                          rule_id="R-PTS-5", reason=reason.strip()[:500], detail={"member": entry.member.name}))
+    return left
+
+
+# --- seats (R-SEAT) --------------------------------------------------------------------------
+
+def rng() -> random.Random:
+    """The seat draw's randomness: the system's, unless a test fixes the seed."""
+    seed = current_app.config.get("SEAT_RNG_SEED")
+    return random.Random(seed) if seed is not None else random.SystemRandom()
+
+
+def seated(event: Event) -> dict[Entry, seating.Seat]:
+    """The players in the game who have a seat, and their seats."""
+    return {e: seating.Seat(e.table_no, e.seat_no) for e in db.session.scalars(db.select(Entry).where(
+        Entry.event_id == event.id, Entry.status == "playing", Entry.table_no.is_not(None)))}
+
+
+def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
+    for entry, seat in entries.items():
+        if (entry.table_no, entry.seat_no) != (seat.table, seat.seat):
+            journal.touch(entry)
+            entry.table_no, entry.seat_no = seat.table, seat.seat
+
+
+def draw(event: Event, journal: Journal) -> None:
+    """R-SEAT-1: draw every player in the game a random seat; table sizes differ by at most one."""
+    players = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id, Entry.status == "playing")).all()
+    if not players:
+        raise Refused("Nobody is in the game yet.")
+    if seated(event):
+        raise Refused("Seats are already drawn: late arrivals get theirs when you confirm them.")
+    _seat(seating.draw_seats(players, rng(), event.max_seats), journal)
+
+
+def seat_late_arrival(event: Event, entry: Entry, journal: Journal) -> None:
+    """R-LATE-2, R-SEAT-1: once seats are drawn, an arrival draws from the same pool."""
+    current = seated(event)
+    if current and entry.table_no is None:
+        _seat({entry: seating.seat_late_entrant(current, entry, rng(), event.max_seats)}, journal)
+
+
+def table_plan(event: Event) -> dict:
+    """What the tables need now: a table to break (R-SEAT-3), the final-table redraw (R-SEAT-4),
+    or balancing moves (R-SEAT-2), with the players at each table for the map."""
+    current = seated(event)
+    tables: dict[int, list[tuple[int, Entry]]] = {}
+    for entry, seat in current.items():
+        tables.setdefault(seat.table, []).append((seat.seat, entry))
+    return {
+        "tables": {t: sorted(rows, key=lambda r: r[0]) for t, rows in sorted(tables.items())},
+        "break": seating.table_to_break(current, event.max_seats) if current else None,
+        "final": seating.final_table_due(current, event.max_seats) if current else False,
+        "moves": seating.balance_proposals(current, event.max_seats) if current else [],
+    }
+
+
+def break_table(event: Event, journal: Journal) -> int:
+    """R-SEAT-3: break the table that is due; its players draw new seats (table, then seat)."""
+    current = seated(event)
+    table = seating.table_to_break(current, event.max_seats)
+    if table is None:
+        raise Refused("No table needs breaking.")
+    _seat(seating.break_table(current, table, rng(), event.max_seats), journal)
+    return table
+
+
+def final_table(event: Event, journal: Journal) -> None:
+    """R-SEAT-4: everyone fits at one table: a fresh random draw to the final table."""
+    current = seated(event)
+    if not seating.final_table_due(current, event.max_seats):
+        raise Refused("It isn't time for the final table yet.")
+    _seat(seating.final_table(list(current), rng(), event.max_seats), journal)
+
+
+def move(event: Event, entry: Entry, table: int, seat: int, journal: Journal) -> None:
+    """R-SEAT-2: carry out a balancing move to an empty seat."""
+    current = seated(event)
+    try:
+        new = seating.apply_move(current, entry, table, seat, event.max_seats)
+    except ValueError as problem:
+        raise Refused(str(problem)) from None
+    _seat(new, journal)
+
+
+# --- bonus chips (R-CHIP) ----------------------------------------------------------------------
+
+def bonus_values(event: Event) -> dict[str, int] | None:
+    """The league's chip values for this event type's bonuses (None: the defaults)."""
+    return (event.league.settings or {}).get(event.event_type, {}).get("bonuses")
+
+
+def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, override_reason: str = "",
+                user_id: int | None = None) -> int:
+    """R-CHIP-1..3: accept a bonus claim under the event type's kinds, values and windows; refuse
+    with the reason, unless the host overrides with a reason (recorded as a ruling)."""
+    if entry.event_id != event.id or entry.status not in ("playing", "registered", "pending"):
+        raise Refused("That player is not in this game.")
+    claimed = db.session.scalars(db.select(BonusClaim.kind).where(BonusClaim.entry_id == entry.id)).all()
+    view = clock_view(event)
+    decision = night.decide_bonus(kind, event.event_type, bonus_values(event), view if view.started else None,
+                                  claimed)
+    override = False
+    if not decision.accepted:
+        if not override_reason.strip():
+            raise Refused(decision.reason)
+        try:
+            decision = night.override_bonus(kind, bonus_values(event) or chips.DEFAULT_BONUS_VALUES.get(
+                event.event_type, {}))
+        except ValueError as problem:
+            raise Refused(str(problem)) from None
+        override = True
+        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="bonus_override",
+                              rule_id="R-CHIP-2", reason=override_reason.strip()[:500],
+                              detail={"member": entry.member.name, "kind": kind}))
+    claim = BonusClaim(entry_id=entry.id, kind=kind, chips=decision.chips, override=override, user_id=user_id)
+    db.session.add(claim)
+    db.session.flush()
+    journal.created(claim)
+    return decision.chips
+
+
+def bonus_chips(entry: Entry) -> int:
+    """R-CHIP-3: the bonus chips accepted for one entry."""
+    return db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).where(
+        BonusClaim.entry_id == entry.id)) or 0
+
+
+def starting_stack(event: Event) -> int:
+    """The event type's starting stack (R-CHIP-1; a league setting)."""
+    return (event.league.settings or {}).get(event.event_type, {}).get(
+        "starting_stack", chips.DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
+
+
+def chip_count(event: Event) -> tuple[int, int | None]:
+    """R-CHIP-3: chips in play and the average stack."""
+    entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
+    in_play = [e for e in entries if e.status in ("playing", "played", "dq", "registered")]
+    bonuses = db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).join(Entry).where(
+        Entry.event_id == event.id, Entry.status.in_(("playing", "played", "dq", "registered")))) or 0
+    removed = sum(e.chips_removed for e in in_play)
+    left = sum(1 for e in entries if e.status in ("playing", "registered"))
+    return night.chip_count(starting_stack(event), len(in_play), bonuses, removed, left)
+
+
+# --- settling (R-PTS, R-QUAL, R-PAY) -----------------------------------------------------------
+
+def settle(event: Event, journal: Journal) -> None:
+    """Settle the night once one player remains: the winner takes 1st, pre-registered no-shows
+    leave the field (R-LATE-3), points (R-PTS), prizes for cash nights (R-PAY-1), then the month's
+    tickets are settled again in date order (R-QUAL-1/2). A correction re-settles."""
+    entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
+    playing = [e for e in entries if e.status == "playing"]
+    if len(playing) != 1:
+        raise Refused(f"{len(playing)} players are still in: settle when one remains.")
+    if any(e.status == "pending" for e in entries):
+        raise Refused("Confirm or turn away the arrivals still waiting first.")
+    journal.touch(event)
+    for entry in entries:
+        journal.touch(entry)
+        if entry.status == "registered":
+            entry.status, entry.position = "no_show", None
+    playing[0].status, playing[0].position = "played", 1
+    event.status, event.settled_at = "settled", utcnow()
+    records.award_event_points(event)
+    counted = [e for e in entries if e.status in ("played", "dq")]
+    if event.buy_in:
+        pool = payouts.prize_pool(len(counted), event.pool_share, event.guarantee)
+        table = night.prize_table(len(counted), pool, event.league.payout_percent)
+        prizes = night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
+        for entry in counted:
+            entry.prize = prizes.get(entry.id, 0)
+    db.session.flush()
+    before = {t.id: t for t in db.session.scalars(db.select(Ticket).where(
+        Ticket.league_id == event.league_id, Ticket.month == event.month))}
+    for ticket in before.values():
+        journal.touch(ticket)
+    after = records.settle_tickets(event.league, event.month)
+    db.session.flush()
+    for ticket in after:
+        if ticket.id not in before:
+            journal.created(ticket)

@@ -1,0 +1,62 @@
+// ShuffleUp's service worker (issue 5), served from the site root by play.service_worker.
+// Static assets: precached at install under a versioned cache (the version hashes the static files
+// and the offline page at app start, so a deploy gives phones a fresh copy), then cache-first.
+// Pages: network-first, the offline page when the network fails; pages themselves are never cached.
+// Never touched: htmx requests (a fragment must never stand in for a page), /api/, the clock's
+// event stream, anything but GET, other origins.
+"use strict";
+const VERSION = {{ version|tojson }};
+const CACHE = "shuffleup-" + VERSION;
+const PRECACHE = {{ precache|tojson }};
+const OFFLINE = {{ offline|tojson }};
+const STATIC = {{ static_prefix|tojson }};
+const API = {{ api_prefix|tojson }};
+
+self.addEventListener("install", event => {
+  // "no-cache": revalidate with the server (a 304 costs no body) rather than trust an HTTP-cached copy.
+  event.waitUntil(caches.open(CACHE)
+    .then(cache => cache.addAll(PRECACHE.map(url => new Request(url, { cache: "no-cache" }))))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", event => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("shuffleup-") && name !== CACHE) await caches.delete(name);
+    }
+    // The page request starts while the worker boots, instead of after (slow phones, slow wifi).
+    if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
+    await self.clients.claim();
+  })());
+});
+
+const bypass = (request, url) => request.method !== "GET" || url.origin !== self.location.origin
+  || request.headers.has("HX-Request") || url.pathname.startsWith(API)
+  || url.pathname.endsWith("/stream") || (request.headers.get("Accept") || "").includes("text/event-stream");
+
+async function page(event) {
+  try {
+    return (await event.preloadResponse) || await fetch(event.request);
+  } catch (error) {
+    return (await caches.match(OFFLINE, { cacheName: CACHE, ignoreVary: true })) || Response.error();
+  }
+}
+
+async function asset(event) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(event.request, { ignoreVary: true });
+  if (hit) return hit;
+  const response = await fetch(event.request);
+  if (response.ok && response.type === "basic") event.waitUntil(cache.put(event.request, response.clone()));
+  return response;
+}
+
+self.addEventListener("fetch", event => {
+  const request = event.request, url = new URL(request.url);
+  if (bypass(request, url)) {             // the browser fetches it as if there were no worker
+    if (event.preloadResponse) event.waitUntil(event.preloadResponse.catch(() => {}));
+    return;
+  }
+  if (request.mode === "navigate") event.respondWith(page(event));
+  else if (url.pathname.startsWith(STATIC)) event.respondWith(asset(event));
+});

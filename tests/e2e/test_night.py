@@ -1,0 +1,93 @@
+"""A whole night on phones (issue 4): three players check in through the check-in link, the host
+confirms them and draws seats, each player's phone shows their seat, one is busted, the night is
+settled and a player sees their points. Screenshots along the way."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from playwright.sync_api import expect
+
+import records
+from extensions import db
+from models import Event, User, Venue
+
+NAMES = ["Ann Lee", "O'Brien <b>", "Zoë Ng"]
+
+
+@pytest.fixture
+def tonight(live_server):
+    with live_server.app.app_context():
+        league = records.create_league("Harbour League", "free")
+        venue = Venue(league_id=league.id, name="Rose & Crown")
+        host = User(username="harry", display_name="Harry", role="host", league_id=league.id)
+        host.set_password("pw-harry")
+        db.session.add_all([venue, host])
+        db.session.flush()
+        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
+                      start_time=dt.time(19, 0), host_id=host.id, status="running")
+        db.session.add(event)
+        db.session.commit()
+        found = (event.id, event.check_in_code)
+        db.session.remove()
+    return live_server.url, *found
+
+
+def test_a_whole_night_on_phones(tonight, phone, screenshot):
+    base, event_id, code = tonight
+    players = {}
+    for name in NAMES:
+        page = phone()
+        page.goto(f"{base}/check-in/{code}")
+        page.get_by_label("Your name").fill(name)
+        page.get_by_label("I am 18 or over").check()
+        page.get_by_role("button", name="Join and check in").click()
+        expect(page.locator("main")).to_contain_text("checked in")
+        expect(page.locator("main")).to_contain_text("will confirm")
+        players[name] = page
+    screenshot(players["O'Brien <b>"], "night-player-checked-in")
+    assert players["O'Brien <b>"].locator("main b").count() == 0  # the name is text, not markup
+
+    host = phone()
+    host.goto(f"{base}/host/events/{event_id}/players")
+    host.get_by_label("Username").fill("harry")
+    host.get_by_label("Password").fill("pw-harry")
+    host.get_by_role("button", name="Log in").click()
+    roster = host.locator("#players")
+    for name in NAMES:
+        expect(roster).to_contain_text(name)
+    screenshot(host, "night-host-arrivals")
+    for _ in NAMES:
+        roster.get_by_role("button", name="Confirm").first.click()
+        expect(roster.locator(".flash")).to_contain_text("Confirmed")
+    expect(roster).to_contain_text("In the game 3")
+    roster.get_by_role("button", name="Draw seats").click()
+    expect(roster.locator(".table-card")).to_have_count(1)
+    screenshot(host, "night-host-tables")
+
+    # each player's phone shows their own seat
+    for name, page in players.items():
+        page.goto(f"{base}/events/{event_id}")
+        expect(page.locator("[data-me]")).to_contain_text("Table 1, seat")
+
+    # one player busts; undo and redo, then the last one; the night is settled
+    roster.get_by_role("button", name=f"{NAMES[2]} is out").click()
+    expect(roster.locator(".flash")).to_contain_text(f"{NAMES[2]} out in 3rd")
+    roster.get_by_role("button", name="Undo").click()
+    expect(roster.locator(".flash")).to_contain_text("Undone")
+    roster.get_by_role("button", name=f"{NAMES[2]} is out").click()
+    roster.get_by_role("button", name=f"{NAMES[1]} is out").click()
+    expect(roster.locator(".flash")).to_contain_text("out in 2nd")
+    host.once("dialog", lambda dialog: dialog.accept())
+    roster.get_by_role("button", name="Settle the night").click()
+    expect(roster.locator(".flash")).to_contain_text("Night settled")
+    screenshot(host, "night-host-settled")
+
+    # R-PTS-2: three players → 200, 175, 150
+    winner = players[NAMES[0]]
+    winner.goto(f"{base}/events/{event_id}")
+    expect(winner.locator("[data-me]")).to_contain_text("1st")
+    expect(winner.locator("[data-me]")).to_contain_text("200 points")
+    screenshot(winner, "night-player-settled")
+    for page in [host, *players.values()]:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -1,0 +1,222 @@
+"""QR check-in on the player's phone and the host's roster (R-MEM-1, R-LATE-1/4, R-PTS-5/6, undo)."""
+import re
+
+import pytest
+
+import clocks
+from extensions import db
+from membership import COOKIE
+from models import Action, Entry, Event, Member, Ruling, Venue
+from tests.conftest import csrf_token, login
+from tests.web.test_clock import night, tap  # noqa: F401  (fixtures and the host's tap)
+
+
+def join(client, event, name, adult=True, under_21=False, **extra):
+    token = csrf_token(client, f"/check-in/{event.check_in_code}")
+    data = {"csrf_token": token, "name": name, **({"adult": "yes"} if adult else {}),
+            **({"under_21": "yes"} if under_21 else {}), **extra}
+    return client.post(f"/check-in/{event.check_in_code}", data=data)
+
+
+def entries(event):
+    return {e.member.name: e for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id))}
+
+
+def host_op(client, event, op, **data):
+    return client.post(f"/host/events/{event.id}/players", headers={"HX-Request": "true"},
+                       data={"op": op, "csrf_token": csrf_token(client, "/"), **data})
+
+
+@pytest.fixture
+def phone(app):
+    """A second browser: a player's phone with its own cookies."""
+    return app.test_client()
+
+
+def test_r_mem_1_join_on_the_spot_then_one_tap_next_time(phone, night):  # noqa: F811
+    page = phone.get(f"/check-in/{night.check_in_code}")
+    assert page.status_code == 200 and "Join and check in" in page.get_data(as_text=True)
+    response = join(phone, night, "O'Brien <b>", contact="0400 000 000")
+    assert response.status_code == 303 and COOKIE in response.headers["Set-Cookie"]
+    assert "HttpOnly" in response.headers["Set-Cookie"]
+    html = phone.get(f"/check-in/{night.check_in_code}").get_data(as_text=True)
+    assert "O&#39;Brien &lt;b&gt;, you're checked in." in html and "will confirm" in html
+    assert entries(night)["O'Brien <b>"].status == "pending"
+    # a second scan does not make a second entry
+    again = phone.post(f"/check-in/{night.check_in_code}", data={"csrf_token": csrf_token(phone)})
+    assert again.status_code == 303 and len(entries(night)) == 1
+
+
+def test_r_mem_1_under_18_and_taken_names_are_refused(phone, night):  # noqa: F811
+    refused = join(phone, night, "Young One", adult=False)
+    assert refused.status_code == 422 and "18 or over" in refused.get_data(as_text=True)
+    db.session.add(Member.named(night.league_id, "Ann Lee"))
+    db.session.commit()
+    taken = join(phone, night, "ann  lee")
+    assert taken.status_code == 422 and "already exists" in taken.get_data(as_text=True)
+    assert entries(night) == {} and COOKIE not in taken.headers.get("Set-Cookie", "")
+    assert join(phone, night, "   ").status_code == 422
+
+
+def test_check_in_links_cannot_be_guessed_and_die_with_the_event(phone, night):  # noqa: F811
+    assert len(night.check_in_code) >= 20
+    assert phone.get("/check-in/not-the-code").status_code == 404
+    night.status = "settled"
+    db.session.commit()
+    assert phone.get(f"/check-in/{night.check_in_code}").status_code == 404
+
+
+def test_r_late_1_check_in_closes_at_the_major_break(client, phone, night):  # noqa: F811
+    login(client, "host", "pw-host")
+    tap(client, night, "start")
+    major = next(i for i, item in enumerate(clocks.payload(night)["structure"]) if item.get("major"))
+    tap(client, night, "jump", index=str(major + 1))
+    closed = join(phone, night, "Late Larry")
+    assert closed.status_code == 422 and "major break has started" in closed.get_data(as_text=True)
+    assert entries(night) == {}
+    # the host may let them in with a reason, recorded as a ruling
+    host_op(client, night, "join", name="Late Larry", adult="yes")
+    assert entries(night) == {}
+    response = host_op(client, night, "join", name="Late Larry", adult="yes", reason="Car broke down, called ahead")
+    assert response.status_code == 200 and entries(night)["Late Larry"].status == "playing"
+    ruling = db.session.scalar(db.select(Ruling))
+    assert ruling.rule_id == "R-LATE-1" and ruling.reason == "Car broke down, called ahead"
+
+
+def test_r_late_4_one_game_at_a_time(phone, night, league):  # noqa: F811
+    join(phone, night, "Busy Bee")
+    venue = Venue(league_id=league.id, name="Other Pub")
+    db.session.add(venue)
+    db.session.flush()
+    other = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=night.date, status="running")
+    db.session.add(other)
+    db.session.commit()
+    response = phone.post(f"/check-in/{other.check_in_code}", data={"csrf_token": csrf_token(phone)})
+    assert response.status_code == 422 and "one game at a time" in response.get_data(as_text=True)
+
+
+def test_host_confirms_rejects_and_checks_id(client, phone, night):  # noqa: F811
+    join(phone, night, "Young Gun", under_21=True)
+    other = night.league_id and phone.application.test_client()
+    join(other, night, "Prank Scan")
+    login(client, "host", "pw-host")
+    page = client.get(f"/host/events/{night.id}/players").get_data(as_text=True)
+    assert "Young Gun" in page and "under 21: check ID" in page and 'alt="QR code' in page
+    roster = entries(night)
+    assert host_op(client, night, f"id:{roster['Young Gun'].id}").status_code == 200
+    assert db.session.scalar(db.select(Member).where(Member.name == "Young Gun")).id_checked_at is not None
+    host_op(client, night, f"confirm:{roster['Young Gun'].id}")
+    host_op(client, night, f"reject:{roster['Prank Scan'].id}")
+    roster = entries(night)
+    assert roster["Young Gun"].status == "playing" and "Prank Scan" not in roster
+    again = host_op(client, night, f"confirm:{roster['Young Gun'].id}")
+    assert again.status_code == 422 and "not waiting" in again.get_data(as_text=True)
+
+
+def test_walk_in_by_name_search(client, night):  # noqa: F811
+    db.session.add_all([Member.named(night.league_id, "Sam Stone"), Member.named(night.league_id, "Samir <i>")])
+    db.session.commit()
+    login(client, "host", "pw-host")
+    found = client.get(f"/host/events/{night.id}/members?q=sam").get_data(as_text=True)
+    assert "Sam Stone" in found and "Samir &lt;i&gt;" in found
+    sam = db.session.scalar(db.select(Member).where(Member.name == "Sam Stone"))
+    assert host_op(client, night, f"walk_in:{sam.id}").status_code == 200
+    assert entries(night)["Sam Stone"].status == "playing"
+    assert "Sam Stone" not in client.get(f"/host/events/{night.id}/members?q=sam").get_data(as_text=True)
+    assert host_op(client, night, "walk_in:99999").status_code == 422
+
+
+def seat_players(client, night, names):  # noqa: F811
+    login(client, "host", "pw-host")
+    for name in names:
+        host_op(client, night, "join", name=name, adult="yes")
+    return entries(night)
+
+
+def test_r_pts_5_bust_outs_take_the_worst_open_position(client, night):  # noqa: F811
+    roster = seat_players(client, night, ["A", "B", "C", "D", "E"])
+    host_op(client, night, f"bust:{roster['E'].id}")
+    assert entries(night)["E"].position == 5
+    # R-PTS-6: two out in one hand: the bigger stack finishes higher
+    response = host_op(client, night, "bust_hand", out=[str(roster["C"].id), str(roster["D"].id)],
+                       **{f"stack-{roster['C'].id}": "3,000", f"stack-{roster['D'].id}": "5000"})
+    assert response.status_code == 200
+    after = entries(night)
+    assert (after["D"].position, after["C"].position) == (3, 4)
+    assert "Out in one hand: D 3rd, C 4th" in response.get_data(as_text=True)
+    twice = host_op(client, night, f"bust:{roster['E'].id}")
+    assert twice.status_code == 422 and "not in the game" in twice.get_data(as_text=True)
+    no_stacks = host_op(client, night, "bust_hand", out=[str(roster["A"].id), str(roster["B"].id)])
+    assert no_stacks.status_code == 422
+    last = host_op(client, night, f"bust:{roster['A'].id}")
+    assert last.status_code == 200
+    winner = host_op(client, night, f"bust:{roster['B'].id}")
+    assert winner.status_code == 422 and "Someone has to win" in winner.get_data(as_text=True)
+
+
+def test_r_pts_6_equal_stacks_share_a_position(client, night):  # noqa: F811
+    roster = seat_players(client, night, ["A", "B", "C", "D"])
+    host_op(client, night, "bust_hand", out=[str(roster["C"].id), str(roster["D"].id)],
+            **{f"stack-{roster['C'].id}": "2000", f"stack-{roster['D'].id}": "2000"})
+    after = entries(night)
+    assert after["C"].position == after["D"].position == 3
+
+
+def test_undo_takes_back_the_last_action_exactly(client, night):  # noqa: F811
+    roster = seat_players(client, night, ["A", "B", "C"])
+    host_op(client, night, f"bust:{roster['C'].id}")
+    last = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
+    assert last.summary == "C out in 3rd" and last.user.username == "host"
+    response = host_op(client, night, f"undo:{last.id}")
+    assert response.status_code == 200 and "Undone: C out in 3rd" in response.get_data(as_text=True)
+    c = entries(night)["C"]
+    assert (c.status, c.position) == ("playing", None)
+    stale = host_op(client, night, f"undo:{last.id}")
+    assert stale.status_code == 422
+    # undoing a new member's check-in removes the entry and the member
+    join_action = db.session.scalar(db.select(Action).where(Action.undone_at.is_(None)).order_by(Action.id.desc()))
+    host_op(client, night, f"undo:{join_action.id}")
+    assert "C" not in entries(night)
+    assert db.session.scalar(db.select(Member).where(Member.name == "C")) is None
+
+
+def test_r_pts_5_disqualification_needs_a_reason_and_is_recorded(client, night):  # noqa: F811
+    roster = seat_players(client, night, ["A", "B", "C"])
+    assert host_op(client, night, "dq", dq_entry=str(roster["B"].id)).status_code == 422
+    response = host_op(client, night, "dq", dq_entry=str(roster["B"].id), reason="Collusion")
+    assert response.status_code == 200
+    b = entries(night)["B"]
+    assert (b.status, b.position) == ("dq", 3)
+    assert db.session.scalar(db.select(Ruling).where(Ruling.kind == "disqualification")).reason == "Collusion"
+
+
+def test_roster_needs_the_events_host(client, phone, night):  # noqa: F811
+    assert client.get(f"/host/events/{night.id}/players").status_code == 302
+    token = csrf_token(client)
+    assert client.post(f"/host/events/{night.id}/players", headers={"HX-Request": "true"},
+                       data={"op": "bust:1", "csrf_token": token}).status_code == 401
+    login(client, "host", "pw-host")
+    assert client.post(f"/host/events/{night.id}/players", data={"op": "bust:1"}).status_code == 400
+    assert host_op(client, night, "bust:abc").status_code == 422
+    assert host_op(client, night, "explode").status_code == 422
+    page = client.get(f"/host/events/{night.id}/players")
+    assert page.status_code == 200 and "<html" in page.get_data(as_text=True)
+    fragment = client.get(f"/host/events/{night.id}/players", headers={"HX-Request": "true"})
+    assert fragment.get_data(as_text=True).lstrip().startswith('<section id="players"')
+    svg = client.get(f"/host/events/{night.id}/check-in.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml" and b"<svg" in svg.data
+
+
+def test_a_forged_member_cookie_is_ignored(phone, night):  # noqa: F811
+    join(phone, night, "Real Person")
+    stranger = phone.application.test_client()
+    stranger.set_cookie(COOKIE, "forged.value")
+    html = stranger.get(f"/check-in/{night.check_in_code}").get_data(as_text=True)
+    assert "Join and check in" in html and "Real Person" not in html
+    member = db.session.scalar(db.select(Member).where(Member.name == "Real Person"))
+    cookie = phone.get_cookie(COOKIE).value
+    member.cookie_secret = "revoked"
+    db.session.commit()
+    thief = phone.application.test_client()
+    thief.set_cookie(COOKIE, cookie)
+    assert "Join and check in" in thief.get(f"/check-in/{night.check_in_code}").get_data(as_text=True)

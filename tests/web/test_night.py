@@ -1,0 +1,120 @@
+"""The host's night after check-in: seats (R-SEAT), bonus chips (R-CHIP), settling (R-PTS, R-QUAL, R-PAY)."""
+from collections import Counter
+
+import pytest
+
+from extensions import db
+from models import BonusClaim, Entry, Ruling, Ticket
+from tests.conftest import login
+from tests.web.test_check_in import entries, host_op
+from tests.web.test_clock import night, tap  # noqa: F401
+
+
+def fill(client, night, count):  # noqa: F811
+    login(client, "host", "pw-host")
+    for n in range(count):
+        host_op(client, night, "join", name=f"Player {n:02d}", adult="yes")
+    return entries(night)
+
+
+def tables(night):  # noqa: F811
+    return Counter(e.table_no for e in entries(night).values() if e.status == "playing")
+
+
+def test_r_seat_1_draw_seats_sizes_within_one(client, night):  # noqa: F811
+    fill(client, night, 23)
+    response = host_op(client, night, "draw")
+    assert response.status_code == 200 and "Table 3" in response.get_data(as_text=True)
+    sizes = tables(night)
+    assert len(sizes) == 3 and max(sizes.values()) - min(sizes.values()) <= 1
+    seats = {(e.table_no, e.seat_no) for e in entries(night).values()}
+    assert len(seats) == 23
+    assert host_op(client, night, "draw").status_code == 422  # already drawn
+
+
+def test_r_late_2_a_late_entrant_draws_from_the_same_pool(client, night):  # noqa: F811
+    fill(client, night, 19)  # tables of 10 and 9
+    host_op(client, night, "draw")
+    host_op(client, night, "join", name="Latecomer", adult="yes")
+    late = entries(night)["Latecomer"]
+    assert late.table_no == 2 and max(tables(night).values()) - min(tables(night).values()) <= 1
+
+
+def test_r_seat_3_and_4_break_a_table_then_the_final_table(client, night):  # noqa: F811
+    roster = fill(client, night, 12)
+    host_op(client, night, "draw")
+    assert len(tables(night)) == 2
+    for name in ("Player 00", "Player 01"):
+        host_op(client, night, f"bust:{roster[name].id}")
+    # 10 left fit at one table: the final table redraw is offered and done
+    page = host_op(client, night, "final")
+    assert page.status_code == 200
+    assert set(tables(night)) == {1} and sum(tables(night).values()) == 10
+    assert host_op(client, night, "final").status_code == 422
+
+
+def test_r_seat_3_break_when_they_fit_at_one_fewer_table(client, night):  # noqa: F811
+    roster = fill(client, night, 21)  # 3 tables of 7
+    host_op(client, night, "draw")
+    assert host_op(client, night, "break").status_code == 422
+    for n in range(2):
+        host_op(client, night, f"bust:{roster[f'Player {n:02d}'].id}")
+    assert "can break" in host_op(client, night, "noop").get_data(as_text=True)
+    assert host_op(client, night, "break").status_code == 200
+    sizes = tables(night)
+    assert len(sizes) == 2 and sum(sizes.values()) == 19 and max(sizes.values()) - min(sizes.values()) <= 1
+
+
+def test_r_chip_2_food_bonus_windows_and_override(client, night):  # noqa: F811
+    roster = fill(client, night, 3)
+    anna = roster["Player 00"]
+    # before the clock starts: food is accepted, once
+    assert host_op(client, night, f"bonus:{anna.id}", **{f"kind-{anna.id}": "food"}).status_code == 200
+    twice = host_op(client, night, f"bonus:{anna.id}", **{f"kind-{anna.id}": "food"})
+    assert twice.status_code == 422
+    tap(client, night, "start")
+    bob = roster["Player 01"]
+    refused = host_op(client, night, f"bonus:{bob.id}", **{f"kind-{bob.id}": "drink"})
+    assert refused.status_code == 422 and "major break" in refused.get_data(as_text=True)
+    allowed = host_op(client, night, f"bonus:{bob.id}", **{f"kind-{bob.id}": "drink", f"why-{bob.id}": "Bar was shut"})
+    assert allowed.status_code == 200
+    claims = {(c.entry_id, c.kind): c for c in db.session.scalars(db.select(BonusClaim))}
+    assert claims[(anna.id, "food")].chips == 1000 and claims[(bob.id, "drink")].override
+    assert db.session.scalar(db.select(Ruling).where(Ruling.kind == "bonus_override")).reason == "Bar was shut"
+    # R-CHIP-3: chips in play count the bonuses
+    html = host_op(client, night, "noop").get_data(as_text=True)
+    assert "Chips in play 31,500" in html
+
+
+def test_settle_awards_points_tickets_and_can_be_undone(client, night):  # noqa: F811
+    roster = fill(client, night, 6)
+    assert host_op(client, night, "settle").status_code == 422  # six still in
+    for n in range(5):
+        host_op(client, night, f"bust:{roster[f'Player {n:02d}'].id}")
+    response = host_op(client, night, "settle")
+    assert response.status_code == 200
+    after = entries(night)
+    assert after["Player 05"].position == 1
+    # R-PTS-2: six players → 275, 250, 225, 200, 175, 150
+    assert [after[f"Player {n:02d}"].points for n in (5, 4, 3, 2, 1, 0)] == [275, 250, 225, 200, 175, 150]
+    db.session.refresh(night)
+    assert night.status == "settled"
+    assert db.session.scalar(db.select(db.func.count()).select_from(Ticket)) == 5
+    from models import Action
+    last = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
+    host_op(client, night, f"undo:{last.id}")
+    db.session.refresh(night)
+    assert night.status == "running" and entries(night)["Player 05"].status == "playing"
+    assert db.session.scalar(db.select(db.func.count()).select_from(Ticket)) == 0
+
+
+def test_r_pay_1_a_cash_night_pays_whole_dollars(client, night):  # noqa: F811
+    night.buy_in, night.pool_share, night.guarantee = 30, 25, 100
+    db.session.commit()
+    roster = fill(client, night, 20)
+    for n in range(19):
+        host_op(client, night, f"bust:{roster[f'Player {n:02d}'].id}")
+    host_op(client, night, "settle")
+    prizes = {e.position: e.prize for e in entries(night).values() if e.prize}
+    # 20 entries × $25 + $100 = $600; 10 % of 20 = 2 paid places
+    assert sorted(prizes) == [1, 2] and sum(prizes.values()) == 600 and prizes[1] > prizes[2]
