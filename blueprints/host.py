@@ -280,9 +280,12 @@ def player_action(event_id: int):
     bust-outs (R-PTS-5/6, several in one hand by stacks), disqualification (R-PTS-5)."""
     event = my_event(event_id)
     op, _, arg = request.form.get("op", "").partition(":")
+    # Two hosts tapping at once must not both bust the same player (or give two players the same
+    # place): end the read transaction, then take the event's write lock before reading again.
+    db.session.commit()
+    clocks.touch(event)
     try:
         message = _player_op(event, op, arg, request.form)
-        clocks.touch(event)
     except nights.Refused as refused:
         db.session.rollback()
         return _players(event, error=str(refused), status=422)

@@ -220,3 +220,37 @@ def test_a_forged_member_cookie_is_ignored(phone, night):  # noqa: F811
     thief = phone.application.test_client()
     thief.set_cookie(COOKIE, cookie)
     assert "Join and check in" in thief.get(f"/check-in/{night.check_in_code}").get_data(as_text=True)
+
+
+def test_two_hosts_busting_at_the_same_moment_exactly_one_wins(app, client, night, organiser):  # noqa: F811
+    """Two phones (the host and an organiser) tap Out for the same player at once; and for two
+    different players at once: the positions stay a valid finishing order."""
+    import threading
+
+    from league.points import check_finishing_order
+    roster = seat_players(client, night, ["A", "B", "C", "D", "E"])
+    phones = [app.test_client(), app.test_client()]
+    login(phones[0], "host", "pw-host")
+    login(phones[1], "organiser", "pw-organiser")
+    tokens = [csrf_token(p, "/") for p in phones]
+
+    def race(targets):
+        barrier, codes = threading.Barrier(2), [None, None]
+
+        def tap_out(n):
+            barrier.wait()
+            codes[n] = phones[n].post(f"/host/events/{night.id}/players", headers={"HX-Request": "true"},
+                                      data={"op": f"bust:{targets[n]}", "csrf_token": tokens[n]}).status_code
+        threads = [threading.Thread(target=tap_out, args=(n,)) for n in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return sorted(codes)
+
+    assert race([roster["E"].id, roster["E"].id]) == [200, 422]
+    assert race([roster["C"].id, roster["D"].id]) == [200, 200]
+    db.session.expire_all()
+    out = [e.position for e in entries(night).values() if e.status == "played"]
+    assert sorted(out) == [3, 4, 5]
+    check_finishing_order(out + [1, 2])
