@@ -140,6 +140,7 @@ class Event(db.Model):
     pool_share: Mapped[int] = mapped_column(default=0)  # dollars of each buy-in that go to the night's prizes
     guarantee: Mapped[int] = mapped_column(default=0)
     deal_status: Mapped[str] = mapped_column(String(8), default="none")  # none | open | agreed | void
+    deal_method: Mapped[str | None] = mapped_column(String(10))  # chip_chop | icm: the split on the ballot
     settled_at: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
@@ -178,6 +179,8 @@ class Entry(db.Model):
     chips_removed: Mapped[int] = mapped_column(BigInteger, default=0)  # missed blinds, absent stacks (R-CHIP-3)
     bust_hand: Mapped[int | None]  # bust-outs in one hand share a number (R-PTS-6)
     stack_at_bust: Mapped[int | None] = mapped_column(BigInteger)
+    # The player's secret vote on the deal (R-PAY-2): only the tally is ever shown.
+    deal_vote: Mapped[bool | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     event: Mapped[Event] = relationship(back_populates="entries")

@@ -327,25 +327,27 @@ def settle(event: Event, journal: Journal) -> None:
     tickets are settled again in date order (R-QUAL-1/2). A correction re-settles."""
     entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
     playing = [e for e in entries if e.status == "playing"]
-    if len(playing) != 1:
+    dealt = event.deal_status == "agreed"
+    if len(playing) != (0 if dealt else 1):
         raise Refused(f"{len(playing)} players are still in: settle when one remains.")
     if any(e.status == "pending" for e in entries):
         raise Refused("Confirm or turn away the arrivals still waiting first.")
+    table = prize_table(event)
     journal.touch(event)
     for entry in entries:
         journal.touch(entry)
         if entry.status == "registered":
             entry.status, entry.position = "no_show", None
-    playing[0].status, playing[0].position = "played", 1
+    if playing:
+        playing[0].status, playing[0].position = "played", 1
     event.status, event.settled_at = "settled", utcnow()
     records.award_event_points(event)
     counted = [e for e in entries if e.status in ("played", "dq")]
-    if event.buy_in:
-        pool = payouts.prize_pool(len(counted), event.pool_share, event.guarantee)
-        table = night.prize_table(len(counted), pool, event.league.payout_percent)
+    if table:
         prizes = night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
         for entry in counted:
-            entry.prize = prizes.get(entry.id, 0)
+            if not (dealt and entry.chips_at_deal is not None):  # a deal's players keep their shares
+                entry.prize = prizes.get(entry.id, 0)
     db.session.flush()
     before = {t.id: t for t in db.session.scalars(db.select(Ticket).where(
         Ticket.league_id == event.league_id, Ticket.month == event.month))}
@@ -356,3 +358,94 @@ def settle(event: Event, journal: Journal) -> None:
     for ticket in after:
         if ticket.id not in before:
             journal.created(ticket)
+
+
+# --- deals (R-PTS-7, R-PAY-2) ------------------------------------------------------------------
+
+def field(event: Event) -> list[Entry]:
+    """Everyone who took a seat (R-PTS-5)."""
+    return db.session.scalars(db.select(Entry).where(
+        Entry.event_id == event.id, Entry.status.in_(("playing", "played", "dq")))).all()
+
+
+def prize_table(event: Event) -> list[int]:
+    """R-PAY-1: the night's prizes by position (empty for a free night)."""
+    if not event.buy_in:
+        return []
+    entrants = len(field(event))
+    pool = payouts.prize_pool(entrants, event.pool_share, event.guarantee)
+    return night.prize_table(entrants, pool, event.league.payout_percent)
+
+
+def deal_players(event: Event) -> list[Entry]:
+    """The players still in, who would share a deal."""
+    return db.session.scalars(db.select(Entry).where(Entry.event_id == event.id, Entry.status == "playing")
+                              .order_by(Entry.id)).all()
+
+
+def deal_offer(event: Event) -> night.DealOffer | None:
+    """R-PAY-2: chip-chop and ICM splits of the unpaid prizes at the counted stacks."""
+    players = deal_players(event)
+    counts = {e.id: e.chips_at_deal for e in players}
+    if not players or any(c is None for c in counts.values()):
+        return None
+    return night.deal_offers(counts, prize_table(event)[:len(players)])
+
+
+def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journal: Journal) -> None:
+    """R-PTS-7, R-PAY-2: the final table wants a deal: take the chip count now and put the split to
+    an anonymous ballot on the remaining players' phones."""
+    players = deal_players(event)
+    if event.deal_status == "open":
+        raise Refused("A deal is already on the ballot.")
+    if method not in ("chip_chop", "icm"):
+        raise Refused("Choose chip-chop or ICM.")
+    if set(counts) != set(players) or any(c is None or c < 0 for c in counts.values()):
+        raise Refused("Count every remaining player's chips.")
+    if sum(counts.values()) <= 0:
+        raise Refused("The chip counts add up to nothing.")
+    try:
+        night.deal_offers({e.id: c for e, c in counts.items()}, prize_table(event)[:len(players)])
+    except ValueError as problem:
+        raise Refused(str(problem)) from None
+    journal.touch(event)
+    event.deal_status, event.deal_method = "open", method
+    for entry, chips_counted in counts.items():
+        journal.touch(entry)
+        entry.chips_at_deal, entry.deal_vote = chips_counted, None
+
+
+def call_off_deal(event: Event, journal: Journal) -> None:
+    """The host takes the deal off the ballot; play goes on."""
+    if event.deal_status != "open":
+        raise Refused("There is no deal on the ballot.")
+    journal.touch(event).deal_status = "void"
+
+
+def ballot(event: Event) -> tuple[int, int]:
+    """(votes cast, players voting): the only thing anyone sees of the ballot (R-PAY-2: anonymous)."""
+    players = deal_players(event)
+    return sum(e.deal_vote is not None for e in players), len(players)
+
+
+def vote(event: Event, entry: Entry, yes: bool) -> str:
+    """R-PAY-2: one remaining player's secret vote. One "no" voids the deal and play resumes; when
+    everyone has said yes the deal stands: the chip count fixes the points positions (R-PTS-7) and
+    each player's prize is their share of the split."""
+    if event.deal_status != "open" or entry.status != "playing" or entry.event_id != event.id:
+        raise Refused("There is no deal for you to vote on.")
+    if entry.deal_vote is not None:
+        raise Refused("You have already voted.")
+    entry.deal_vote = yes
+    players = deal_players(event)
+    result = night.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
+    if result == "void":
+        event.deal_status = "void"
+    elif result == "agreed":
+        offer = deal_offer(event)
+        shares = offer.icm if event.deal_method == "icm" else offer.chip_chop
+        positions = night.deal_positions({e.id: e.chips_at_deal for e in players}, len(players))
+        for player in players:
+            player.status, player.position, player.prize = "played", positions[player.id], shares[player.id]
+        event.deal_status = "agreed"
+    return result

@@ -9,7 +9,7 @@ import journal
 import nights
 import qr
 import notices
-from league import structures
+from league import night, structures
 from league.chips import BONUS_LABELS
 from league.members import name_key
 from blueprints import page_or_fragment
@@ -170,6 +170,8 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=_roster(event),
                             players_left=nights.players_left(event), last=journal.last_action(event),
                             plan=nights.table_plan(event), chips_in_play=chips_in_play, average=average,
+                            offer=nights.deal_offer(event) if event.deal_status == "open" else None,
+                            ballot=nights.ballot(event), max_deal=night.MAX_DEAL_PLAYERS,
                             bonus_kinds=BONUS_LABELS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
                             error=error, message=message, status=status)
@@ -252,6 +254,16 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
         log = journal.Journal(event, user_id, op, summary)
         {"draw": nights.draw, "break": nights.break_table, "final": nights.final_table,
          "settle": nights.settle}[op](event, log)
+    elif op == "deal":
+        counts = {}
+        for entry in nights.deal_players(event):
+            raw = form.get(f"deal-{entry.id}", "").replace(",", "").strip()
+            counts[entry] = int(raw) if raw.isdigit() else None
+        log = journal.Journal(event, user_id, op, "Deal put to the vote")
+        nights.open_deal(event, counts, form.get("method", ""), log)
+    elif op == "deal_off":
+        log = journal.Journal(event, user_id, op, "Deal called off")
+        nights.call_off_deal(event, log)
     elif op == "move_to":
         proposal, _, where = arg.partition(":")
         table, _, seat = where.partition(":")

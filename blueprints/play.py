@@ -192,8 +192,8 @@ def event_results(event_id: int):
 
 @bp.route("/leagues/<slug>/nights")
 def coming_nights(slug: str):
-    """R-CLOCK-1: the league's coming nights, venue by venue: running now or scheduled from today
-    (the league's local date), each linked to its live clock."""
+    """Issue 5 (no rule governs the calendar): the league's coming nights, venue by venue: running
+    now or scheduled from today (the league's local date), each linked to its live clock (R-CLOCK-3)."""
     league = _league_or_404(slug)
     today = _local_today(league)
     by_venue: dict[str, list[Event]] = {}
@@ -361,3 +361,29 @@ def check_in(code: str):
             return remember(response, member)
     return render_template("play/check_in.html", event=event, member=member, entry=entry, error=error,
                            form=request.form), 422 if error else 200
+
+
+@bp.route("/events/<int:event_id>/deal", methods=["GET", "POST"])
+def deal(event_id: int):
+    """R-PAY-2, R-PTS-7: the deal on the ballot, on a remaining player's own phone: the split
+    offered to each player and a secret Yes/No (one "no" voids it)."""
+    event = event_or_404(event_id)
+    me = _me(event)
+    entry = me["entry"] if me else None
+    error = None
+    if request.method == "POST":
+        if entry is None:
+            abort(403)
+        try:
+            nights.vote(event, entry, request.form.get("vote") == "yes")
+        except nights.Refused as refused:
+            db.session.rollback()
+            error = str(refused)
+        else:
+            clocks.touch(event)
+            db.session.commit()
+            return redirect(url_for("play.deal", event_id=event.id), 303)
+    offer = nights.deal_offer(event) if event.deal_status in ("open", "agreed") and event.deal_method else None
+    return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,
+                           ballot=nights.ballot(event), players=nights.deal_players(event) or [
+                               e for e in nights.field(event) if e.chips_at_deal is not None]), 422 if error else 200

@@ -1,0 +1,93 @@
+"""Deals at the final table (R-PTS-7, R-PAY-2): a chip count, an offer, an anonymous unanimous ballot."""
+import pytest
+
+from extensions import db
+from tests.conftest import csrf_token
+from tests.web.test_check_in import entries, host_op, join
+from tests.web.test_clock import night, tap  # noqa: F401
+from tests.conftest import login
+
+
+@pytest.fixture
+def final_three(app, client, night):  # noqa: F811
+    """A $30 cash night of 10 ($25 each to the pool + $250 guarantee = $500; 1 paid place…) down to 3,
+    with each remaining player's phone."""
+    night.buy_in, night.pool_share, night.guarantee = 30, 25, 250
+    db.session.commit()
+    phones = {}
+    for name in ("Ann", "Bob", "Cat"):
+        phones[name] = app.test_client()
+        join(phones[name], night, name)
+    login(client, "host", "pw-host")
+    for entry in entries(night).values():
+        host_op(client, night, f"confirm:{entry.id}")
+    for n in range(7):
+        host_op(client, night, "join", name=f"Early {n}", adult="yes")
+    for n in range(7):
+        host_op(client, night, f"bust:{entries(night)[f'Early {n}'].id}")
+    return phones
+
+
+def put_to_vote(client, night, counts, method="icm"):  # noqa: F811
+    roster = entries(night)
+    return host_op(client, night, "deal", method=method,
+                   **{f"deal-{roster[name].id}": str(chips) for name, chips in counts.items()})
+
+
+def vote(phone, night, yes):  # noqa: F811
+    return phone.post(f"/events/{night.id}/deal", data={"csrf_token": csrf_token(phone), "vote": "yes" if yes else "no"})
+
+
+def test_r_pay_2_unanimous_yes_fixes_positions_and_prizes(client, night, final_three):  # noqa: F811
+    response = put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000}, "chip_chop")
+    assert response.status_code == 200 and "0 of 3 have voted" in response.get_data(as_text=True)
+    page = final_three["Ann"].get(f"/events/{night.id}/deal").get_data(as_text=True)
+    assert "Yes, deal" in page and "50,000" in page
+    assert vote(final_three["Ann"], night, True).status_code == 303
+    again = vote(final_three["Ann"], night, True)
+    assert again.status_code == 422 and "already voted" in again.get_data(as_text=True)
+    assert "1 of 3 have voted" in client.get(f"/host/events/{night.id}/players").get_data(as_text=True)
+    vote(final_three["Bob"], night, True)
+    vote(final_three["Cat"], night, True)
+    after = entries(night)
+    # R-PTS-7: the chip count fixes the points positions
+    assert [after[n].position for n in ("Ann", "Bob", "Cat")] == [1, 2, 3]
+    # 10 entrants: 1 paid place (R-PAY-1), $500 pool; chip-chop of the unpaid $500 → 250/150/100
+    assert [after[n].prize for n in ("Ann", "Bob", "Cat")] == [250, 150, 100]
+    db.session.refresh(night)
+    assert night.deal_status == "agreed"
+    assert host_op(client, night, "settle").status_code == 200
+    settled = entries(night)
+    assert [settled[n].points for n in ("Ann", "Bob", "Cat")] == [750, 550, 400]
+    assert [settled[n].prize for n in ("Ann", "Bob", "Cat")] == [250, 150, 100]
+
+
+def test_r_pay_2_one_no_voids_the_deal(client, night, final_three):  # noqa: F811
+    put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000})
+    vote(final_three["Ann"], night, True)
+    vote(final_three["Bob"], night, False)
+    db.session.refresh(night)
+    assert night.deal_status == "void"
+    assert {e.status for n, e in entries(night).items() if n in ("Ann", "Bob", "Cat")} == {"playing"}
+    assert "The deal is off" in final_three["Cat"].get(f"/events/{night.id}/deal").get_data(as_text=True)
+    assert vote(final_three["Cat"], night, True).status_code == 422
+
+
+def test_ballot_is_only_for_the_remaining_players(app, client, night, final_three):  # noqa: F811
+    put_to_vote(client, night, {"Ann": 1, "Bob": 1, "Cat": 1})
+    stranger = app.test_client()
+    assert stranger.post(f"/events/{night.id}/deal", data={"csrf_token": csrf_token(stranger), "vote": "no"}
+                         ).status_code == 403
+    assert final_three["Ann"].post(f"/events/{night.id}/deal", data={"vote": "no"}).status_code == 400
+    db.session.refresh(night)
+    assert night.deal_status == "open"
+    # the host can call it off
+    assert host_op(client, night, "deal_off").status_code == 200
+
+
+def test_a_deal_needs_every_count(client, night, final_three):  # noqa: F811
+    missing = put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000})
+    assert missing.status_code == 422 and "Count every remaining player" in missing.get_data(as_text=True)
+    assert put_to_vote(client, night, {"Ann": 5, "Bob": 3, "Cat": 2}, method="halves").status_code == 422
+    db.session.refresh(night)
+    assert night.deal_status == "none"
