@@ -138,7 +138,7 @@ def id_checked(member: Member, journal: Journal) -> None:
 def players_left(event: Event) -> int:
     """Players still in (R-PTS-5 counts them for the next bust-out's position)."""
     return db.session.scalar(db.select(func.count()).select_from(Entry).where(
-        Entry.event_id == event.id, Entry.status == "playing"))
+        Entry.event_id == event.id, Entry.status.in_(("playing", "registered"))))
 
 
 def bust(event: Event, stacks: dict[Entry, int | None], journal: Journal) -> dict[Entry, int]:
@@ -246,6 +246,7 @@ def final_table(event: Event, journal: Journal) -> None:
     current = seated(event)
     if not seating.final_table_due(current, event.max_seats):
         raise Refused("It isn't time for the final table yet.")
+    remove_absentees(event, journal)
     _seat(seating.final_table(list(current), rng(), event.max_seats), journal)
 
 
@@ -332,12 +333,11 @@ def settle(event: Event, journal: Journal) -> None:
         raise Refused(f"{len(playing)} players are still in: settle when one remains.")
     if any(e.status == "pending" for e in entries):
         raise Refused("Confirm or turn away the arrivals still waiting first.")
+    remove_absentees(event, journal)
     table = prize_table(event)
     journal.touch(event)
     for entry in entries:
         journal.touch(entry)
-        if entry.status == "registered":
-            entry.status, entry.position = "no_show", None
     if playing:
         playing[0].status, playing[0].position = "played", 1
     event.status, event.settled_at = "settled", utcnow()
@@ -449,3 +449,55 @@ def vote(event: Event, entry: Entry, yes: bool) -> str:
             player.status, player.position, player.prize = "played", positions[player.id], shares[player.id]
         event.deal_status = "agreed"
     return result
+
+
+# --- pre-registration (R-LATE-3) ----------------------------------------------------------------
+
+def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
+    """R-LATE-3: a player pre-registers with the full buy-in: their stack is in play from the start."""
+    if entry_of(event, member) is not None:
+        raise Refused(f"{member.name} is already in this game.")
+    if event.status not in OPEN_EVENTS:
+        raise Refused("This game is over.")
+    entry = Entry(event_id=event.id, member_id=member.id, status="registered", pre_registered=True)
+    db.session.add(entry)
+    db.session.flush()
+    journal.created(entry)
+    return entry
+
+
+def missed_blinds(event: Event, entry: Entry) -> tuple[int, str] | None:
+    """R-LATE-3: the deduction proposed for a pre-registered player who arrived after play began
+    (None when there is nothing to propose or it was already taken)."""
+    if not entry.pre_registered or entry.arrived_at is None or entry.chips_removed or entry.status != "playing":
+        return None
+    view = clock_view(event)
+    if not view.started:
+        return None
+    amount, text = night.missed_blinds_proposal(clocks.structure_of(event), view)
+    return (amount, text) if amount else None
+
+
+def deduct(entry: Entry, amount: int, journal: Journal) -> None:
+    """R-LATE-3: the host confirms (or edits) the missed-blinds deduction; the chips leave play."""
+    if amount < 0:
+        raise Refused("The deduction can't be negative.")
+    journal.touch(entry).chips_removed = amount
+
+
+def remove_absentees(event: Event, journal: Journal) -> int:
+    """R-LATE-3: when the final table forms, pre-registered players who never arrived are removed:
+    no points, no place in the field, their chips out of play; everyone already out moves up."""
+    absent = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
+                                                       Entry.status == "registered")).all()
+    if not absent:
+        return 0
+    for entry in absent:
+        journal.touch(entry)
+        entry.status, entry.position = "no_show", None
+        entry.chips_removed = starting_stack(event) + bonus_chips(entry)
+    for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
+                                                            Entry.status.in_(("played", "dq")))):
+        journal.touch(entry)
+        entry.position -= len(absent)
+    return len(absent)

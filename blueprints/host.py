@@ -160,6 +160,7 @@ def _roster(event: Event):
     by_status: dict[str, list[Entry]] = {}
     for entry in entries:
         by_status.setdefault(entry.status, []).append(entry)
+        entry.missed = nights.missed_blinds(event, entry)
     for group in by_status.values():
         group.sort(key=lambda e: (e.position or 0, e.member.name.casefold()))
     return by_status
@@ -225,6 +226,19 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
             raise nights.Refused("No such member.")
         log = journal.Journal(event, user_id, op, f"Checked in {member.name}")
         nights.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
+    elif op == "prereg":
+        member = db.session.get(Member, int(arg)) if arg.isdigit() else None
+        if member is None or member.league_id != event.league_id:
+            raise nights.Refused("No such member.")
+        log = journal.Journal(event, user_id, op, f"Pre-registered {member.name}")
+        nights.pre_register(event, member, log)
+    elif op == "deduct":
+        entry = _entry(event, arg)
+        raw = form.get(f"blinds-{entry.id}", "").replace(",", "").strip()
+        if not raw.isdigit():
+            raise nights.Refused("Give the chips to deduct as a whole number.")
+        log = journal.Journal(event, user_id, op, f"{entry.member.name}: {int(raw):,} missed blinds deducted")
+        nights.deduct(entry, int(raw), log)
     elif op == "join":
         log = journal.Journal(event, user_id, op, f"New member {form.get('name', '').strip()}")
         member = log.created(nights.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",

@@ -118,3 +118,35 @@ def test_r_pay_1_a_cash_night_pays_whole_dollars(client, night):  # noqa: F811
     prizes = {e.position: e.prize for e in entries(night).values() if e.prize}
     # 20 entries × $25 + $100 = $600; 10 % of 20 = 2 paid places
     assert sorted(prizes) == [1, 2] and sum(prizes.values()) == 600 and prizes[1] > prizes[2]
+
+
+def test_r_late_3_pre_registered_missed_blinds_and_absentees(client, night):  # noqa: F811
+    from models import Member
+    for name in ("Early Bird", "Never Came"):
+        db.session.add(Member.named(night.league_id, name))
+    db.session.commit()
+    members = {m.name: m for m in db.session.scalars(db.select(Member))}
+    roster = fill(client, night, 3)
+    for name in ("Early Bird", "Never Came"):
+        assert host_op(client, night, f"prereg:{members[name].id}").status_code == 200
+    assert {entries(night)[n].status for n in ("Early Bird", "Never Came")} == {"registered"}
+    html = host_op(client, night, "noop").get_data(as_text=True)
+    assert "Chips in play 50,000" in html and "Pre-registered, not here yet" in html  # stacks in play
+    tap(client, night, "start")
+    tap(client, night, "next")  # level 2 has begun: levels 1 and 2 were missed
+    host_op(client, night, f"walk_in:{members['Early Bird'].id}")
+    html = host_op(client, night, "noop").get_data(as_text=True)
+    assert "Levels 1–2 started before you arrived: 25+50, 50+100 = 225 chips" in html
+    early = entries(night)["Early Bird"]
+    assert host_op(client, night, f"deduct:{early.id}", **{f"blinds-{early.id}": "200"}).status_code == 200
+    assert entries(night)["Early Bird"].chips_removed == 200
+    # three busts: positions count the absent player's stack as still in (5 in: 5th, 4th, 3rd)
+    for n in range(3):
+        host_op(client, night, f"bust:{roster[f'Player {n:02d}'].id}")
+    assert sorted(e.position for e in entries(night).values() if e.status == "played") == [3, 4, 5]
+    assert host_op(client, night, "settle").status_code == 200
+    after = entries(night)
+    # Never Came is removed: no points, no field place; everyone out moves up one
+    assert (after["Never Came"].status, after["Never Came"].points) == ("no_show", 0)
+    assert sorted(e.position for e in after.values() if e.status == "played") == [1, 2, 3, 4]
+    assert after["Early Bird"].position == 1 and after["Early Bird"].points == 225  # 1st of 4 (R-PTS-2)
