@@ -1,15 +1,23 @@
 """Players act only for themselves: a long-lived, signed member cookie on their phone (no password).
 
 The cookie holds the member's id and their cookie secret; giving a member a new secret signs
-every phone they used out (how a lost phone is cut off, and how a card moves to a new phone).
+every phone they used out (how a lost phone is cut off). A card moves to a new phone with a
+one-time code: six digits, valid ten minutes, used once, stored only as a keyed SHA-256 hash.
+Callers commit.
 """
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
+import hmac
+import secrets
+
 from flask import current_app, request
 from itsdangerous import BadSignature, URLSafeSerializer
+from sqlalchemy import delete, update
 
 from extensions import db
-from models import Member
+from models import Member, MemberCode, utcnow
 
 COOKIE = "shuffleup_member"
 CACHE = "shuffleup.member"
@@ -43,3 +51,67 @@ def remember(response, member: Member):
                         httponly=True, samesite="Lax", secure=request.is_secure)
     request.environ[CACHE] = member
     return response
+
+
+# ---- Moving the card to a new phone: one-time codes ----
+
+CODE_DIGITS = 6
+CODE_LIFETIME = dt.timedelta(minutes=10)
+CODE_KEEP = dt.timedelta(days=1)  # used and expired codes are swept after a day
+
+
+def _code_hash(code: str) -> str:
+    """The stored form of a code: HMAC-SHA-256 under the app's secret key, so a copy of the
+    database alone cannot be searched for the million possible codes."""
+    return hmac.new(current_app.secret_key.encode(), b"member-code:" + code.encode(), hashlib.sha256).hexdigest()
+
+
+def clean_code(text: str | None) -> str | None:
+    """What a person typed ("123 456", "123-456") as the code's digits, or None if it can't be one."""
+    digits = "".join(ch for ch in (text or "") if ch.isdigit())
+    other = "".join(ch for ch in (text or "") if not ch.isdigit() and not ch.isspace() and ch != "-")
+    return digits if len(digits) == CODE_DIGITS and not other else None
+
+
+def issue_code(member: Member, issued_by: int | None = None) -> tuple[str, dt.datetime]:
+    """A new one-time code for the member (their own phone asked, or host `issued_by` did) and when
+    it expires (UTC). Only one code per member works at a time: a new one replaces the last."""
+    now = utcnow()
+    db.session.execute(delete(MemberCode).where(
+        (MemberCode.expires_at < now - CODE_KEEP)
+        | ((MemberCode.member_id == member.id) & MemberCode.used_at.is_(None))))
+    while True:  # no two live codes alike, whoever they belong to
+        code = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
+        digest = _code_hash(code)
+        if db.session.scalar(db.select(MemberCode.id).where(
+                MemberCode.code_hash == digest, MemberCode.used_at.is_(None), MemberCode.expires_at > now)) is None:
+            break
+    expires = now + CODE_LIFETIME
+    db.session.add(MemberCode(member_id=member.id, code_hash=digest, expires_at=expires, issued_by=issued_by))
+    db.session.flush()
+    return code, expires
+
+
+def claim_code(text: str | None) -> Member | None:
+    """The member whose live code this is, marking it used; None for a wrong, used or expired code
+    (and then nothing changes). Two phones claiming one code at once: exactly one gets it."""
+    code = clean_code(text)
+    if code is None:
+        return None
+    now = utcnow()
+    found = db.session.scalar(db.select(MemberCode).where(
+        MemberCode.code_hash == _code_hash(code), MemberCode.used_at.is_(None), MemberCode.expires_at > now))
+    if found is None:
+        return None
+    taken = db.session.execute(update(MemberCode).where(
+        MemberCode.id == found.id, MemberCode.used_at.is_(None)).values(used_at=now)
+        .execution_options(synchronize_session=False))
+    if taken.rowcount != 1:
+        return None
+    return db.session.get(Member, found.member_id)
+
+
+def sign_out_other_phones(member: Member) -> None:
+    """A new cookie secret: every phone holding the old cookie forgets the member (a lost phone);
+    the caller gives this phone the new cookie with remember()."""
+    member.cookie_secret = secrets.token_urlsafe(24)

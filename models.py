@@ -256,3 +256,19 @@ class Ruling(db.Model):
 def _rulings_are_append_only(mapper, connection, target):
     """R-MEM-2: a ruling, once recorded, is never changed or removed; a correction is a new ruling."""
     raise ValueError("rulings are append-only: record a new ruling instead")
+
+
+class MemberCode(db.Model):
+    """A one-time code that moves a member's card to a new phone (R-MEM-1: players act only for
+    themselves). Only its keyed SHA-256 hash is stored; it is valid ten minutes and used once.
+    `issued_by` is the host who gave it out (None: the member's own phone asked for it)."""
+    __tablename__ = "member_codes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), index=True)
+    expires_at: Mapped[dt.datetime]
+    used_at: Mapped[dt.datetime | None]
+    issued_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    member: Mapped[Member] = relationship()

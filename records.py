@@ -237,3 +237,77 @@ def league_months(league: League) -> list[str]:
     dates = db.session.scalars(db.select(Event.date).where(
         Event.league_id == league.id, Event.status == "settled").distinct()).all()
     return sorted({d.strftime("%Y-%m") for d in dates}, reverse=True)
+
+
+def settled_nights(league: League, first: dt.date | None = None, following: dt.date | None = None,
+                    limit: int | None = None) -> list[Event]:
+    """Settled events of the league in [first, following), newest first."""
+    query = db.select(Event).options(joinedload(Event.venue)).where(
+        Event.league_id == league.id, Event.status == "settled")
+    if first is not None:
+        query = query.where(Event.date >= first, Event.date < following)
+    query = query.order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc())
+    return db.session.scalars(query.limit(limit) if limit else query).all()
+
+
+def nights_from(league: League, today: dt.date) -> list[Event]:
+    """The league's running events (whatever their date: a night can run past midnight) and its
+    scheduled ones from `today`, in date and start-time order."""
+    return db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
+        Event.league_id == league.id,
+        (Event.status == "running") | ((Event.status == "scheduled") & (Event.date >= today)))
+        .order_by(Event.date, Event.start_time, Event.id)).all()
+
+
+def finishers(event: Event) -> list[Entry]:
+    """R-PTS-5: the participants (played or disqualified) in finishing order; no-shows are not."""
+    entries = db.session.scalars(db.select(Entry).options(selectinload(Entry.member)).where(
+        Entry.event_id == event.id, Entry.status.in_(COUNTED))).all()
+    return sorted(entries, key=lambda e: (e.position is None, e.position or 0, e.member.name.casefold()))
+
+
+def ticketed(event: Event) -> set[int]:
+    """R-QUAL-1/2: the members whose Monthly Final ticket came from this event."""
+    return set(db.session.scalars(db.select(Ticket.member_id).where(Ticket.event_id == event.id)))
+
+
+# ---- One member's own records, for their home page (/me; issue 5) ----
+
+LIVE_ENTRY_STATUSES = ("pending", "registered", "playing", "played", "dq")
+
+
+def row_of(table: list[StandingRow], member_id: int) -> StandingRow | None:
+    """R-STD-1/2: the member's row in a standings table (None: not in it)."""
+    return next((row for row in table if row.key == member_id), None)
+
+
+def shootout_standing(table: list[StandingRow], member_id: int) -> tuple[bool, int | None]:
+    """R-QUAL-4: whether the member is in the month's Top-10 Shoot-out, and the points it takes
+    (the lowest qualifier's; None while nobody has scored)."""
+    qualified = shootout_qualifiers(table)
+    return any(row.key == member_id for row in qualified), (qualified[-1].points if qualified else None)
+
+
+def member_live_entry(member: Member, since: dt.date) -> Entry | None:
+    """The member's entry in a game not settled yet (dated `since` or later: a forgotten,
+    never-settled night does not stay "tonight" for ever), the latest first."""
+    return db.session.scalar(db.select(Entry).join(Event).options(
+        joinedload(Entry.event).joinedload(Event.venue)).where(
+        Entry.member_id == member.id, Entry.status.in_(LIVE_ENTRY_STATUSES),
+        Event.status != "settled", Event.date >= since)
+        .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(1))
+
+
+def member_results(member: Member, limit: int = 50) -> list[Entry]:
+    """R-PTS-5: the member's settled games (played or disqualified), newest first."""
+    return db.session.scalars(db.select(Entry).join(Event).options(
+        joinedload(Entry.event).joinedload(Event.venue)).where(
+        Entry.member_id == member.id, Entry.status.in_(COUNTED), Event.status == "settled")
+        .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(limit)).all()
+
+
+def member_tickets(member: Member, limit: int = 6) -> list[Ticket]:
+    """R-QUAL-1..3: the member's Monthly Final tickets, the latest months first."""
+    return db.session.scalars(db.select(Ticket).options(
+        joinedload(Ticket.event).joinedload(Event.venue)).where(Ticket.member_id == member.id)
+        .order_by(Ticket.month.desc()).limit(limit)).all()

@@ -8,20 +8,23 @@ import json
 import os
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
-from sqlalchemy.orm import joinedload, selectinload
+from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
 
 import clocks
+import membership
 import nights
+import qr
 import records
 from blueprints import page_or_fragment
+from blueprints.host import runs
 from blueprints.live import event_or_404
-from extensions import db
+from extensions import db, limiter
 from league.events import EVENT_TYPES
 from league.members import name_key
-from league.standings import SEASON_TABLE_SIZE, top_with_ties
+from league.standings import SEASON_TABLE_SIZE, StandingRow, top_with_ties
 from membership import current_member, remember
-from models import Entry, Event, League, Ticket
+from models import Event, League, Member
 
 bp = Blueprint("play", __name__)
 
@@ -122,8 +125,9 @@ def league_home(slug: str):
     return render_template(
         "play/league.html", league=league, month=month, year=month[:4], month_label=first.strftime("%B %Y"),
         rows=top_with_ties(table, HOME_TABLE_SIZE), total=len(table), q="", table_id=TABLE_ID,
-        live=[e for e in _nights_from(league, today) if e.status == "running"],
-        recent=_settled_nights(league, limit=RECENT_NIGHTS), event_types=EVENT_TYPES)
+        me_row=_my_row(league, table),
+        live=[e for e in records.nights_from(league, today) if e.status == "running"],
+        recent=records.settled_nights(league, limit=RECENT_NIGHTS), event_types=EVENT_TYPES)
 
 
 @bp.route("/leagues/<slug>/months/<month>")
@@ -134,10 +138,12 @@ def month_standings(slug: str, month: str):
     first, following = _month_or_404(month)
     months = _with(records.league_months(league), month)
     position = months.index(month)
+    table = records.month_standings(league, month)
     return _standings(
         "play/month.html", "play/_month.html", league=league, month=month, year=month[:4],
         title=f"{first.strftime('%B %Y')} standings · {league.name}", month_label=first.strftime("%B %Y"),
-        table=records.month_standings(league, month), nights=_settled_nights(league, first, following),
+        table=table, me_row=_my_row(league, table),
+        nights=records.settled_nights(league, first, following),
         newer=months[position - 1] if position > 0 else None,
         older=months[position + 1] if position + 1 < len(months) else None, event_types=EVENT_TYPES)
 
@@ -157,7 +163,7 @@ def season_standings(slug: str, year: int):
     return _standings(
         "play/season.html", "play/_season.html", league=league, year=str(year), month=latest,
         title=f"{year} season · {league.name}", table=top_with_ties(table, SEASON_TABLE_SIZE),
-        players=len(table), top=SEASON_TABLE_SIZE,
+        me_row=_my_row(league, table), players=len(table), top=SEASON_TABLE_SIZE,
         newer=years[position - 1] if position > 0 else None,
         older=years[position + 1] if position + 1 < len(years) else None)
 
@@ -187,7 +193,7 @@ def event_results(event_id: int):
         abort(404, description="this night's results are not settled yet")
     return render_template("play/results.html", event=event, league=event.league, month=event.month,
                            year=event.month[:4], kind=EVENT_TYPES.get(event.event_type),
-                           entries=_finishers(event), ticketed=_ticketed(event))
+                           entries=records.finishers(event), ticketed=records.ticketed(event))
 
 
 @bp.route("/leagues/<slug>/nights")
@@ -197,7 +203,7 @@ def coming_nights(slug: str):
     league = _league_or_404(slug)
     today = _local_today(league)
     by_venue: dict[str, list[Event]] = {}
-    for night in _nights_from(league, today):
+    for night in records.nights_from(league, today):
         by_venue.setdefault(night.venue.name, []).append(night)
     return render_template("play/nights.html", league=league, today=today, month=today.strftime("%Y-%m"),
                            year=str(today.year), by_venue=sorted(by_venue.items(), key=lambda v: v[0].casefold()),
@@ -291,41 +297,14 @@ def _standings(page: str, section: str, *, table, **context):
     response = page_or_fragment(page, fragment, rows=rows, total=len(table), q=query, table_id=TABLE_ID,
                                 **context)
     response.vary.add("HX-Target")  # the same URL answers the section or the table alone
+    response.vary.add("Cookie")  # "Jump to me" is this phone's own
     return response
 
 
-# These reads belong in records.py (another engineer owns it at the moment): move them there.
-
-def _settled_nights(league: League, first: dt.date | None = None, following: dt.date | None = None,
-                    limit: int | None = None) -> list[Event]:
-    """Settled events of the league in [first, following), newest first."""
-    query = db.select(Event).options(joinedload(Event.venue)).where(
-        Event.league_id == league.id, Event.status == "settled")
-    if first is not None:
-        query = query.where(Event.date >= first, Event.date < following)
-    query = query.order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc())
-    return db.session.scalars(query.limit(limit) if limit else query).all()
-
-
-def _nights_from(league: League, today: dt.date) -> list[Event]:
-    """The league's running events (whatever their date: a night can run past midnight) and its
-    scheduled ones from `today`, in date and start-time order."""
-    return db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
-        Event.league_id == league.id,
-        (Event.status == "running") | ((Event.status == "scheduled") & (Event.date >= today)))
-        .order_by(Event.date, Event.start_time, Event.id)).all()
-
-
-def _finishers(event: Event) -> list[Entry]:
-    """R-PTS-5: the participants (played or disqualified) in finishing order; no-shows are not."""
-    entries = db.session.scalars(db.select(Entry).options(selectinload(Entry.member)).where(
-        Entry.event_id == event.id, Entry.status.in_(records.COUNTED))).all()
-    return sorted(entries, key=lambda e: (e.position is None, e.position or 0, e.member.name.casefold()))
-
-
-def _ticketed(event: Event) -> set[int]:
-    """R-QUAL-1/2: the members whose Monthly Final ticket came from this event."""
-    return set(db.session.scalars(db.select(Ticket.member_id).where(Ticket.event_id == event.id)))
+def _my_row(league: League, table: list[StandingRow]) -> StandingRow | None:
+    """R-STD-1/2: this phone's member's row in a table of their league, for "Jump to me"."""
+    member = current_member()
+    return records.row_of(table, member.id) if member is not None and member.league_id == league.id else None
 
 
 def _check_in_event(code: str):
@@ -387,3 +366,174 @@ def deal(event_id: int):
     return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,
                            ballot=nights.ballot(event), players=nights.deal_players(event) or [
                                e for e in nights.field(event) if e.chips_at_deal is not None]), 422 if error else 200
+
+
+# ---- The player's own pages: home, member card, moving the card to a new phone (issues 4, 5) ----
+# No password: the signed member cookie from check-in says whose phone this is, and every page here
+# shows only that member's own records. The card's secret (card_code) appears on /me alone.
+
+PRIVATE = {"Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex"}
+CLAIM_RATE_LIMIT = "10 per minute"  # a six-digit code can't be guessed 10 tries at a time
+
+
+def _private(response, status: int | None = None):
+    """No cache (shared or the browser's back-forward store) keeps a member's page, and the URL
+    (a card's secret) goes to nobody in a Referer header."""
+    response = make_response(response)
+    if status is not None:
+        response.status_code = status
+    response.headers.update(PRIVATE)
+    response.vary.add("Cookie")
+    return response
+
+
+@bp.app_context_processor
+def _member_context():
+    """`phone_member()` in templates: this phone's member, or None (base.html's "Me" link)."""
+    return {"phone_member": current_member}
+
+
+def _card_url(member: Member) -> str:
+    return url_for("play.member_card", card_code=member.card_code, _external=True)
+
+
+@bp.route("/me")
+def me():
+    """This phone's member's home (R-MEM-1: players act only for themselves): tonight's game (R-SEAT
+    table and seat, R-CHIP-3 bonus chips, status), points and rank this month and season (R-STD-1/2),
+    results (R-PTS), Monthly Final tickets (R-QUAL-1..3) and the Top-10 Shoot-out (R-QUAL-4), and the
+    member card's QR code for the host. Without a member cookie: how to get one."""
+    member = current_member()
+    if member is None:
+        return _private(render_template("play/me_none.html"))
+    league = db.session.get(League, member.league_id)
+    today = _local_today(league)
+    month = today.strftime("%Y-%m")
+    month_table = records.month_standings(league, month)
+    season_table = records.year_standings(league, today.year)
+    live = records.member_live_entry(member, today - dt.timedelta(days=1))
+    in_shootout, shootout_cut = records.shootout_standing(month_table, member.id)
+    tickets = records.member_tickets(member)
+    return _private(render_template(
+        "play/me.html", member=member, league=league, month=month, year=str(today.year),
+        month_label=today.strftime("%B %Y"), month_row=records.row_of(month_table, member.id),
+        month_players=len(month_table), season_row=records.row_of(season_table, member.id),
+        season_players=len(season_table), live=live, live_me=live and {"entry": live,
+                                                                         "bonus": nights.bonus_chips(live)},
+        in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
+        ticket_events={t.event_id for t in tickets}, results=records.member_results(member),
+        event_types=EVENT_TYPES, card_qr=qr.svg(_card_url(member))))
+
+
+@bp.route("/me/move", methods=["POST"])
+def move_card():
+    """R-MEM-1: "Move to a new phone", on the phone that holds the card: a one-time code (six
+    digits, ten minutes, once) and a QR code of the claim link for the new phone. htmx swaps it into
+    /me; without script it is a page of its own."""
+    member = current_member()
+    if member is None:
+        abort(403)
+    code, expires = membership.issue_code(member)
+    db.session.commit()
+    league = db.session.get(League, member.league_id)
+    return _private(page_or_fragment("play/me_move.html", "play/_move_code.html",
+                                     **_code_context(code, expires, league)))
+
+
+def _code_context(code: str, expires: dt.datetime, league: League) -> dict:
+    """A one-time code as the pages show it: "123 456", until when (the league's local time), and
+    the claim link with its QR code."""
+    link = url_for("play.claim_card", code=code, _external=True)
+    try:
+        zone = ZoneInfo(league.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = None
+    until = expires.replace(tzinfo=dt.timezone.utc).astimezone(zone)
+    # Not qr.svg: its cache would keep the code in memory after it is used.
+    return {"code": f"{code[:3]} {code[3:]}", "until": until.strftime("%H:%M"),
+            "minutes": int(membership.CODE_LIFETIME.total_seconds() // 60),
+            "claim_link": link, "claim_qr": qr.svg.__wrapped__(link)}
+
+
+@bp.route("/me/sign-out-others", methods=["POST"])
+def sign_out_others():
+    """R-MEM-1: "Sign out my other phones": a new cookie secret (a lost phone forgets the member);
+    this phone keeps the card."""
+    member = current_member()
+    if member is None:
+        abort(403)
+    membership.sign_out_other_phones(member)
+    db.session.commit()
+    flash("Your other phones are signed out. This one keeps your card.")
+    return _private(remember(redirect(url_for("play.me"), 303), member))
+
+
+@bp.route("/me/claim", methods=["GET", "POST"])
+@limiter.limit(CLAIM_RATE_LIMIT, methods=["POST"])
+def claim_card():
+    """R-MEM-1: the new phone takes the card with the one-time code (typed, or from the QR link,
+    which only fills the form in: a link checker opening it uses nothing up). A wrong, used or
+    expired code is refused and changes nothing; tries are rate-limited (10 a minute)."""
+    error = None
+    code = request.values.get("code", "")[:20]
+    if request.method == "POST":
+        member = membership.claim_code(code)
+        if member is None:
+            db.session.rollback()
+            error = ("That code didn't work: it is wrong, already used, or older than ten minutes. "
+                     "Ask for a new one (Me → Move to a new phone, or the host).")
+        else:
+            if request.form.get("sign_out_others") == "yes":
+                membership.sign_out_other_phones(member)
+            db.session.commit()
+            flash(f"Your member card is on this phone now, {member.name}.")
+            return _private(remember(redirect(url_for("play.me"), 303), member))
+    return _private(render_template("play/claim.html", code=code, error=error,
+                                    holder=current_member()), 422 if error else 200)
+
+
+@bp.errorhandler(429)
+def _too_many(error):
+    """The claim form's rate limit (and any other on this blueprint): say so plainly."""
+    return _private(render_template("play/claim.html", code="", holder=current_member(),
+                                    error="Too many tries: wait a minute, then enter the code again."), 429)
+
+
+@bp.route("/cards/<card_code>")
+def member_card(card_code: str):
+    """R-MEM-1: what a member card's QR code opens. For a logged-in host or organiser of the member's
+    league: the member (name, under-21 and photo-ID state, R-MEM-1) and a check-in button for each of
+    their open games today (the roster's walk-in, R-LATE-1/4). For anyone else: whose card it is
+    (first name only), nothing private. The page never repeats the card's secret."""
+    member = db.session.scalar(db.select(Member).where(Member.card_code == card_code))
+    if member is None:
+        abort(404, description="No member card has that code.")
+    if not (current_user.is_authenticated and current_user.league_id == member.league_id):
+        viewer = current_member()
+        return _private(render_template("play/card.html", member=member, host_view=False,
+                                        own=viewer is not None and viewer.id == member.id))
+    league = db.session.get(League, member.league_id)
+    today = _local_today(league)
+    games = [(event, nights.entry_of(event, member)) for event in records.nights_from(league, today)
+             if (event.status == "running" or event.date == today) and runs(event)]
+    return _private(render_template("play/card.html", member=member, host_view=True, games=games, own=False))
+
+
+@bp.route("/member-codes", methods=["POST"])
+@login_required
+def host_move_code():
+    """R-MEM-1: the host gives a member a one-time code to move their card to a new phone (a lost or
+    new phone): from the walk-in search or the member's card. The host reads the code out, or the new
+    phone scans the QR code; the member's other phones can be signed out when it is claimed."""
+    raw = request.form.get("member", "")
+    member = db.session.get(Member, int(raw)) if raw.isdigit() else None
+    if member is None or member.league_id != current_user.league_id:
+        abort(404, description="No such member in your league.")
+    code, expires = membership.issue_code(member, issued_by=current_user.id)
+    db.session.commit()
+    back = request.form.get("event", "")
+    event = db.session.get(Event, int(back)) if back.isdigit() else None
+    if event is not None and not runs(event):
+        event = None
+    return _private(render_template("play/host_code.html", member=member, event=event,
+                                    **_code_context(code, expires, current_user.league)))

@@ -1,5 +1,4 @@
 """QR check-in on the player's phone and the host's roster (R-MEM-1, R-LATE-1/4, R-PTS-5/6, undo)."""
-import re
 
 import pytest
 
@@ -8,7 +7,7 @@ from extensions import db
 from membership import COOKIE
 from models import Action, Entry, Event, Member, Ruling, Venue
 from tests.conftest import csrf_token, login
-from tests.web.test_clock import night, tap  # noqa: F401  (fixtures and the host's tap)
+from tests.web.test_clock import tap
 
 
 def join(client, event, name, adult=True, under_21=False, **extra):
@@ -33,7 +32,7 @@ def phone(app):
     return app.test_client()
 
 
-def test_r_mem_1_join_on_the_spot_then_one_tap_next_time(phone, night):  # noqa: F811
+def test_r_mem_1_join_on_the_spot_then_one_tap_next_time(phone, night):
     page = phone.get(f"/check-in/{night.check_in_code}")
     assert page.status_code == 200 and "Join and check in" in page.get_data(as_text=True)
     response = join(phone, night, "O'Brien <b>", contact="0400 000 000")
@@ -47,7 +46,7 @@ def test_r_mem_1_join_on_the_spot_then_one_tap_next_time(phone, night):  # noqa:
     assert again.status_code == 303 and len(entries(night)) == 1
 
 
-def test_r_mem_1_under_18_and_taken_names_are_refused(phone, night):  # noqa: F811
+def test_r_mem_1_under_18_and_taken_names_are_refused(phone, night):
     refused = join(phone, night, "Young One", adult=False)
     assert refused.status_code == 422 and "18 or over" in refused.get_data(as_text=True)
     db.session.add(Member.named(night.league_id, "Ann Lee"))
@@ -58,7 +57,7 @@ def test_r_mem_1_under_18_and_taken_names_are_refused(phone, night):  # noqa: F8
     assert join(phone, night, "   ").status_code == 422
 
 
-def test_check_in_links_cannot_be_guessed_and_die_with_the_event(phone, night):  # noqa: F811
+def test_check_in_links_cannot_be_guessed_and_die_with_the_event(phone, night):
     assert len(night.check_in_code) >= 20
     assert phone.get("/check-in/not-the-code").status_code == 404
     night.status = "settled"
@@ -66,7 +65,7 @@ def test_check_in_links_cannot_be_guessed_and_die_with_the_event(phone, night): 
     assert phone.get(f"/check-in/{night.check_in_code}").status_code == 404
 
 
-def test_r_late_1_check_in_closes_at_the_major_break(client, phone, night):  # noqa: F811
+def test_r_late_1_check_in_closes_at_the_major_break(client, phone, night):
     login(client, "host", "pw-host")
     tap(client, night, "start")
     major = next(i for i, item in enumerate(clocks.payload(night)["structure"]) if item.get("major"))
@@ -83,7 +82,7 @@ def test_r_late_1_check_in_closes_at_the_major_break(client, phone, night):  # n
     assert ruling.rule_id == "R-LATE-1" and ruling.reason == "Car broke down, called ahead"
 
 
-def test_r_late_4_one_game_at_a_time(phone, night, league):  # noqa: F811
+def test_r_late_4_one_game_at_a_time(phone, night, league):
     join(phone, night, "Busy Bee")
     venue = Venue(league_id=league.id, name="Other Pub")
     db.session.add(venue)
@@ -95,7 +94,7 @@ def test_r_late_4_one_game_at_a_time(phone, night, league):  # noqa: F811
     assert response.status_code == 422 and "one game at a time" in response.get_data(as_text=True)
 
 
-def test_host_confirms_rejects_and_checks_id(client, phone, night):  # noqa: F811
+def test_host_confirms_rejects_and_checks_id(client, phone, night):
     join(phone, night, "Young Gun", under_21=True)
     other = night.league_id and phone.application.test_client()
     join(other, night, "Prank Scan")
@@ -113,7 +112,7 @@ def test_host_confirms_rejects_and_checks_id(client, phone, night):  # noqa: F81
     assert again.status_code == 422 and "not waiting" in again.get_data(as_text=True)
 
 
-def test_walk_in_by_name_search(client, night):  # noqa: F811
+def test_walk_in_by_name_search(client, night):
     db.session.add_all([Member.named(night.league_id, "Sam Stone"), Member.named(night.league_id, "Samir <i>")])
     db.session.commit()
     login(client, "host", "pw-host")
@@ -126,14 +125,14 @@ def test_walk_in_by_name_search(client, night):  # noqa: F811
     assert host_op(client, night, "walk_in:99999").status_code == 422
 
 
-def seat_players(client, night, names):  # noqa: F811
+def seat_players(client, night, names):
     login(client, "host", "pw-host")
     for name in names:
         host_op(client, night, "join", name=name, adult="yes")
     return entries(night)
 
 
-def test_r_pts_5_bust_outs_take_the_worst_open_position(client, night):  # noqa: F811
+def test_r_pts_5_bust_outs_take_the_worst_open_position(client, night):
     roster = seat_players(client, night, ["A", "B", "C", "D", "E"])
     host_op(client, night, f"bust:{roster['E'].id}")
     assert entries(night)["E"].position == 5
@@ -154,7 +153,7 @@ def test_r_pts_5_bust_outs_take_the_worst_open_position(client, night):  # noqa:
     assert winner.status_code == 422 and "Someone has to win" in winner.get_data(as_text=True)
 
 
-def test_r_pts_6_equal_stacks_share_a_position(client, night):  # noqa: F811
+def test_r_pts_6_equal_stacks_share_a_position(client, night):
     roster = seat_players(client, night, ["A", "B", "C", "D"])
     host_op(client, night, "bust_hand", out=[str(roster["C"].id), str(roster["D"].id)],
             **{f"stack-{roster['C'].id}": "2000", f"stack-{roster['D'].id}": "2000"})
@@ -162,7 +161,7 @@ def test_r_pts_6_equal_stacks_share_a_position(client, night):  # noqa: F811
     assert after["C"].position == after["D"].position == 3
 
 
-def test_undo_takes_back_the_last_action_exactly(client, night):  # noqa: F811
+def test_undo_takes_back_the_last_action_exactly(client, night):
     roster = seat_players(client, night, ["A", "B", "C"])
     host_op(client, night, f"bust:{roster['C'].id}")
     last = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
@@ -180,7 +179,7 @@ def test_undo_takes_back_the_last_action_exactly(client, night):  # noqa: F811
     assert db.session.scalar(db.select(Member).where(Member.name == "C")) is None
 
 
-def test_r_pts_5_disqualification_needs_a_reason_and_is_recorded(client, night):  # noqa: F811
+def test_r_pts_5_disqualification_needs_a_reason_and_is_recorded(client, night):
     roster = seat_players(client, night, ["A", "B", "C"])
     assert host_op(client, night, "dq", dq_entry=str(roster["B"].id)).status_code == 422
     response = host_op(client, night, "dq", dq_entry=str(roster["B"].id), reason="Collusion")
@@ -190,7 +189,7 @@ def test_r_pts_5_disqualification_needs_a_reason_and_is_recorded(client, night):
     assert db.session.scalar(db.select(Ruling).where(Ruling.kind == "disqualification")).reason == "Collusion"
 
 
-def test_roster_needs_the_events_host(client, phone, night):  # noqa: F811
+def test_roster_needs_the_events_host(client, phone, night):
     assert client.get(f"/host/events/{night.id}/players").status_code == 302
     token = csrf_token(client)
     assert client.post(f"/host/events/{night.id}/players", headers={"HX-Request": "true"},
@@ -207,7 +206,7 @@ def test_roster_needs_the_events_host(client, phone, night):  # noqa: F811
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml" and b"<svg" in svg.data
 
 
-def test_a_forged_member_cookie_is_ignored(phone, night):  # noqa: F811
+def test_a_forged_member_cookie_is_ignored(phone, night):
     join(phone, night, "Real Person")
     stranger = phone.application.test_client()
     stranger.set_cookie(COOKIE, "forged.value")
@@ -222,7 +221,7 @@ def test_a_forged_member_cookie_is_ignored(phone, night):  # noqa: F811
     assert "Join and check in" in thief.get(f"/check-in/{night.check_in_code}").get_data(as_text=True)
 
 
-def test_two_hosts_busting_at_the_same_moment_exactly_one_wins(app, client, night, organiser):  # noqa: F811
+def test_two_hosts_busting_at_the_same_moment_exactly_one_wins(app, client, night, organiser):
     """Two phones (the host and an organiser) tap Out for the same player at once; and for two
     different players at once: the positions stay a valid finishing order."""
     import threading

@@ -1,27 +1,8 @@
 """The live clock over HTTP: JSON, pages, the stream, and host controls (R-CLOCK-1..4)."""
-import datetime as dt
-import re
-
-import pytest
-
 import clocks
 from extensions import db
-from models import Event, User, Venue
+from models import User
 from tests.conftest import csrf_token, login, make_app
-
-
-@pytest.fixture
-def night(app, league, organiser):
-    """Tonight's nightly event at the Rose, hosted by `host`."""
-    venue = Venue(league_id=league.id, name="Rose & Crown")
-    db.session.add(venue)
-    db.session.flush()
-    host = db.session.scalar(db.select(User).where(User.username == "host"))
-    event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
-                  start_time=dt.time(19, 0), host_id=host.id, status="running")
-    db.session.add(event)
-    db.session.commit()
-    return event
 
 
 def tap(client, event, action, version=None, **extra):

@@ -4,12 +4,11 @@ import pytest
 from extensions import db
 from tests.conftest import csrf_token
 from tests.web.test_check_in import entries, host_op, join
-from tests.web.test_clock import night, tap  # noqa: F401
 from tests.conftest import login
 
 
 @pytest.fixture
-def final_three(app, client, night):  # noqa: F811
+def final_three(app, client, night):
     """A $30 cash night of 10 ($25 each to the pool + $250 guarantee = $500; 1 paid place…) down to 3,
     with each remaining player's phone."""
     night.buy_in, night.pool_share, night.guarantee = 30, 25, 250
@@ -28,17 +27,17 @@ def final_three(app, client, night):  # noqa: F811
     return phones
 
 
-def put_to_vote(client, night, counts, method="icm"):  # noqa: F811
+def put_to_vote(client, night, counts, method="icm"):
     roster = entries(night)
     return host_op(client, night, "deal", method=method,
                    **{f"deal-{roster[name].id}": str(chips) for name, chips in counts.items()})
 
 
-def vote(phone, night, yes):  # noqa: F811
+def vote(phone, night, yes):
     return phone.post(f"/events/{night.id}/deal", data={"csrf_token": csrf_token(phone), "vote": "yes" if yes else "no"})
 
 
-def test_r_pay_2_unanimous_yes_fixes_positions_and_prizes(client, night, final_three):  # noqa: F811
+def test_r_pay_2_unanimous_yes_fixes_positions_and_prizes(client, night, final_three):
     response = put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000}, "chip_chop")
     assert response.status_code == 200 and "0 of 3 have voted" in response.get_data(as_text=True)
     page = final_three["Ann"].get(f"/events/{night.id}/deal").get_data(as_text=True)
@@ -62,7 +61,7 @@ def test_r_pay_2_unanimous_yes_fixes_positions_and_prizes(client, night, final_t
     assert [settled[n].prize for n in ("Ann", "Bob", "Cat")] == [250, 150, 100]
 
 
-def test_r_pay_2_one_no_voids_the_deal(client, night, final_three):  # noqa: F811
+def test_r_pay_2_one_no_voids_the_deal(client, night, final_three):
     put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000})
     vote(final_three["Ann"], night, True)
     vote(final_three["Bob"], night, False)
@@ -73,7 +72,7 @@ def test_r_pay_2_one_no_voids_the_deal(client, night, final_three):  # noqa: F81
     assert vote(final_three["Cat"], night, True).status_code == 422
 
 
-def test_ballot_is_only_for_the_remaining_players(app, client, night, final_three):  # noqa: F811
+def test_ballot_is_only_for_the_remaining_players(app, client, night, final_three):
     put_to_vote(client, night, {"Ann": 1, "Bob": 1, "Cat": 1})
     stranger = app.test_client()
     assert stranger.post(f"/events/{night.id}/deal", data={"csrf_token": csrf_token(stranger), "vote": "no"}
@@ -85,7 +84,7 @@ def test_ballot_is_only_for_the_remaining_players(app, client, night, final_thre
     assert host_op(client, night, "deal_off").status_code == 200
 
 
-def test_a_deal_needs_every_count(client, night, final_three):  # noqa: F811
+def test_a_deal_needs_every_count(client, night, final_three):
     missing = put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000})
     assert missing.status_code == 422 and "Count every remaining player" in missing.get_data(as_text=True)
     assert put_to_vote(client, night, {"Ann": 5, "Bob": 3, "Cat": 2}, method="halves").status_code == 422

@@ -1,27 +1,25 @@
 """The host's night after check-in: seats (R-SEAT), bonus chips (R-CHIP), settling (R-PTS, R-QUAL, R-PAY)."""
 from collections import Counter
 
-import pytest
-
 from extensions import db
-from models import BonusClaim, Entry, Ruling, Ticket
+from models import BonusClaim, Ruling, Ticket
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op
-from tests.web.test_clock import night, tap  # noqa: F401
+from tests.web.test_clock import tap
 
 
-def fill(client, night, count):  # noqa: F811
+def fill(client, night, count):
     login(client, "host", "pw-host")
     for n in range(count):
         host_op(client, night, "join", name=f"Player {n:02d}", adult="yes")
     return entries(night)
 
 
-def tables(night):  # noqa: F811
+def tables(night):
     return Counter(e.table_no for e in entries(night).values() if e.status == "playing")
 
 
-def test_r_seat_1_draw_seats_sizes_within_one(client, night):  # noqa: F811
+def test_r_seat_1_draw_seats_sizes_within_one(client, night):
     fill(client, night, 23)
     response = host_op(client, night, "draw")
     assert response.status_code == 200 and "Table 3" in response.get_data(as_text=True)
@@ -32,7 +30,7 @@ def test_r_seat_1_draw_seats_sizes_within_one(client, night):  # noqa: F811
     assert host_op(client, night, "draw").status_code == 422  # already drawn
 
 
-def test_r_late_2_a_late_entrant_draws_from_the_same_pool(client, night):  # noqa: F811
+def test_r_late_2_a_late_entrant_draws_from_the_same_pool(client, night):
     fill(client, night, 19)  # tables of 10 and 9
     host_op(client, night, "draw")
     host_op(client, night, "join", name="Latecomer", adult="yes")
@@ -40,7 +38,7 @@ def test_r_late_2_a_late_entrant_draws_from_the_same_pool(client, night):  # noq
     assert late.table_no == 2 and max(tables(night).values()) - min(tables(night).values()) <= 1
 
 
-def test_r_seat_3_and_4_break_a_table_then_the_final_table(client, night):  # noqa: F811
+def test_r_seat_3_and_4_break_a_table_then_the_final_table(client, night):
     roster = fill(client, night, 12)
     host_op(client, night, "draw")
     assert len(tables(night)) == 2
@@ -53,7 +51,7 @@ def test_r_seat_3_and_4_break_a_table_then_the_final_table(client, night):  # no
     assert host_op(client, night, "final").status_code == 422
 
 
-def test_r_seat_3_break_when_they_fit_at_one_fewer_table(client, night):  # noqa: F811
+def test_r_seat_3_break_when_they_fit_at_one_fewer_table(client, night):
     roster = fill(client, night, 21)  # 3 tables of 7
     host_op(client, night, "draw")
     assert host_op(client, night, "break").status_code == 422
@@ -65,7 +63,7 @@ def test_r_seat_3_break_when_they_fit_at_one_fewer_table(client, night):  # noqa
     assert len(sizes) == 2 and sum(sizes.values()) == 19 and max(sizes.values()) - min(sizes.values()) <= 1
 
 
-def test_r_chip_2_food_bonus_windows_and_override(client, night):  # noqa: F811
+def test_r_chip_2_food_bonus_windows_and_override(client, night):
     roster = fill(client, night, 3)
     anna = roster["Player 00"]
     # before the clock starts: food is accepted, once
@@ -86,7 +84,7 @@ def test_r_chip_2_food_bonus_windows_and_override(client, night):  # noqa: F811
     assert "Chips in play 31,500" in html
 
 
-def test_settle_awards_points_tickets_and_can_be_undone(client, night):  # noqa: F811
+def test_settle_awards_points_tickets_and_can_be_undone(client, night):
     roster = fill(client, night, 6)
     assert host_op(client, night, "settle").status_code == 422  # six still in
     for n in range(5):
@@ -108,7 +106,7 @@ def test_settle_awards_points_tickets_and_can_be_undone(client, night):  # noqa:
     assert db.session.scalar(db.select(db.func.count()).select_from(Ticket)) == 0
 
 
-def test_r_pay_1_a_cash_night_pays_whole_dollars(client, night):  # noqa: F811
+def test_r_pay_1_a_cash_night_pays_whole_dollars(client, night):
     night.buy_in, night.pool_share, night.guarantee = 30, 25, 100
     db.session.commit()
     roster = fill(client, night, 20)
@@ -120,7 +118,7 @@ def test_r_pay_1_a_cash_night_pays_whole_dollars(client, night):  # noqa: F811
     assert sorted(prizes) == [1, 2] and sum(prizes.values()) == 600 and prizes[1] > prizes[2]
 
 
-def test_r_late_3_pre_registered_missed_blinds_and_absentees(client, night):  # noqa: F811
+def test_r_late_3_pre_registered_missed_blinds_and_absentees(client, night):
     from models import Member
     for name in ("Early Bird", "Never Came"):
         db.session.add(Member.named(night.league_id, name))

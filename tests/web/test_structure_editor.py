@@ -3,7 +3,7 @@ import pytest
 
 from league import structures
 from tests.conftest import csrf_token, login
-from tests.web.test_clock import clock, night  # noqa: F401  (the fixture)
+from tests.web.test_clock import clock
 
 
 def form_of(items, **extra):
@@ -20,7 +20,7 @@ def form_of(items, **extra):
 
 
 @pytest.fixture
-def host(client, night):  # noqa: F811
+def host(client, night):
     login(client, "host", "pw-host")
     return client
 
@@ -31,7 +31,7 @@ def post(client, event, items, op, version=None, **extra):
                        data=form_of(items, op=op, version=str(version), csrf_token=csrf_token(client, "/"), **extra))
 
 
-def test_r_clock_1_editor_page_and_fragment(host, night):  # noqa: F811
+def test_r_clock_1_editor_page_and_fragment(host, night):
     page = host.get(f"/host/events/{night.id}/structure")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "<html" in html and "Save structure" in html
@@ -40,7 +40,7 @@ def test_r_clock_1_editor_page_and_fragment(host, night):  # noqa: F811
     assert "<html" not in fragment.get_data(as_text=True) and "HX-Request" in fragment.headers["Vary"]
 
 
-def test_r_clock_1_edit_a_level_and_save(host, night):  # noqa: F811
+def test_r_clock_1_edit_a_level_and_save(host, night):
     items = clock(host, night)["structure"]
     items[0] = {**items[0], "minutes": 20}
     response = post(host, night, items, "save")
@@ -50,7 +50,7 @@ def test_r_clock_1_edit_a_level_and_save(host, night):  # noqa: F811
     assert after["version"] == 1  # every screen re-reads the structure
 
 
-def test_r_clock_1_add_remove_reorder_duplicate(host, night):  # noqa: F811
+def test_r_clock_1_add_remove_reorder_duplicate(host, night):
     items = clock(host, night)["structure"]
     n = len(items)
     post(host, night, items, "duplicate:1")
@@ -66,7 +66,7 @@ def test_r_clock_1_add_remove_reorder_duplicate(host, night):  # noqa: F811
     assert clock(host, night)["structure"] == current
 
 
-def test_r_clock_1_bad_values_are_named_and_nothing_changes(host, night):  # noqa: F811
+def test_r_clock_1_bad_values_are_named_and_nothing_changes(host, night):
     items = clock(host, night)["structure"]
     before = clock(host, night)
     bad = [dict(items[0], minutes="1o")] + items[1:]
@@ -79,7 +79,7 @@ def test_r_clock_1_bad_values_are_named_and_nothing_changes(host, night):  # noq
     assert clock(host, night) ["version"] == before["version"]
 
 
-def test_r_clock_1_template_and_stale_and_garbled(host, night):  # noqa: F811
+def test_r_clock_1_template_and_stale_and_garbled(host, night):
     items = clock(host, night)["structure"]
     response = post(host, night, items, "template", template="turbo")
     assert response.status_code == 200
@@ -89,7 +89,7 @@ def test_r_clock_1_template_and_stale_and_garbled(host, night):  # noqa: F811
     assert post(host, night, items, "remove:99").status_code == 400
 
 
-def test_the_editor_needs_the_events_host(client, night):  # noqa: F811
+def test_the_editor_needs_the_events_host(client, night):
     assert client.get(f"/host/events/{night.id}/structure").status_code == 302
     token = csrf_token(client)
     anonymous = client.post(f"/host/events/{night.id}/structure", data={"op": "save", "csrf_token": token})
