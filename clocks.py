@@ -75,6 +75,8 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
                   "shot_seat": (seat or "").strip()[:40] or None if action == "shot" else None}
     elif action in ACTIONS:
         new = ACTIONS[action](structure_of(event), state, now)
+        if action == "start":
+            values = {"status": "running"}  # play has commenced
     else:
         raise ValueError(f"unknown clock action {action!r}")
     changed = db.session.execute(

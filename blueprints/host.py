@@ -3,6 +3,7 @@ import datetime as dt
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from wtforms import SelectChoice
 
 import clocks
 import journal
@@ -15,7 +16,8 @@ from league.members import name_key
 from blueprints import page_or_fragment
 from blueprints.live import event_or_404, ordinal
 from extensions import db
-from models import Entry, Event, Member
+from forms import NightForm
+from models import Entry, Event, Member, Venue
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -42,11 +44,39 @@ def my_event(event_id: int) -> Event:
 
 @bp.route("/")
 def home():
-    """The host's start page: today's and upcoming events they run."""
+    """The host's start page: today's and upcoming events they run, and a new night."""
+    return _home()
+
+
+def _home(form: NightForm | None = None, status: int = 200):
     events = db.session.scalars(db.select(Event).where(
         Event.league_id == current_user.league_id, Event.date >= dt.date.today() - dt.timedelta(days=1),
         Event.status != "settled").order_by(Event.date, Event.start_time)).all()
-    return render_template("host/home.html", events=[e for e in events if runs(e)])
+    form = form or _my_night_form(NightForm(formdata=None, date=dt.date.today(), template="thpa_nightly"))
+    return render_template("host/home.html", events=[e for e in events if runs(e)], form=form), status
+
+
+def _my_night_form(form: NightForm) -> NightForm:
+    """A host creates nights for themselves at the league's venues."""
+    form.venue.choices = [SelectChoice(v.id, v.name) for v in db.session.scalars(
+        db.select(Venue).where(Venue.league_id == current_user.league_id).order_by(Venue.name))]
+    del form.host  # always the host creating it
+    return form
+
+
+@bp.route("/nights", methods=["POST"])
+def new_night():
+    """Create the night (issue 4): a venue, an event type and a blind structure; pre-registration
+    opens and the check-in link exists from now on."""
+    form = _my_night_form(NightForm())
+    if not form.validate():
+        return _home(form, 422)
+    event = Event(league_id=current_user.league_id, venue_id=form.venue.data, date=form.date.data,
+                  start_time=form.start_time.data, event_type=form.event_type.data, host_id=current_user.id,
+                  structure=structures.to_json(structures.TEMPLATES[form.template.data][1]))
+    db.session.add(event)
+    db.session.commit()
+    return redirect(url_for("host.players", event_id=event.id), 303)
 
 
 def _controls(event: Event, error: str | None = None, status: int = 200):

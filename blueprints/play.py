@@ -4,6 +4,7 @@ event's clock on a phone and the big screen; and the app shell that makes them a
 app: the manifest, the service worker at the site root and the offline page."""
 import datetime as dt
 import hashlib
+import hmac
 import json
 import os
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -14,6 +15,7 @@ from flask_login import current_user, login_required
 import clocks
 import membership
 import nights
+import qr
 import qr
 import records
 from blueprints import page_or_fragment
@@ -103,7 +105,14 @@ def my_entry(event_id: int):
 def screen(event_id: int):
     """R-CLOCK-1..3: the big screen for a TV: huge digits, blinds, next level, players left, average stack."""
     event = event_or_404(event_id)
-    return render_template("play/screen.html", event=event, clock=clocks.payload(event))
+    # R-MEM-1: the check-in QR shows only on a screen the host opened (its link carries the code),
+    # so the public screen URL does not give the check-in link away.
+    code = request.args.get("code", "")
+    check_in = None
+    if code and hmac.compare_digest(code, event.check_in_code) and event.status in nights.OPEN_EVENTS:
+        check_in = url_for("play.check_in", code=event.check_in_code, _external=True)
+    return render_template("play/screen.html", event=event, clock=clocks.payload(event), check_in=check_in,
+                           qr_svg=qr.svg(check_in) if check_in else None)
 
 
 # ---- League pages anyone can open (issue 5) ----

@@ -1,5 +1,7 @@
 """QR check-in on the player's phone and the host's roster (R-MEM-1, R-LATE-1/4, R-PTS-5/6, undo)."""
 
+import datetime as dt
+
 import pytest
 
 import clocks
@@ -253,3 +255,29 @@ def test_two_hosts_busting_at_the_same_moment_exactly_one_wins(app, client, nigh
     out = [e.position for e in entries(night).values() if e.status == "played"]
     assert sorted(out) == [3, 4, 5]
     check_finishing_order(out + [1, 2])
+
+
+def test_the_big_screen_shows_the_check_in_qr_only_from_the_hosts_link(client, night):
+    public = client.get(f"/events/{night.id}/screen").get_data(as_text=True)
+    assert "Scan to check in" not in public and night.check_in_code not in public
+    wrong = client.get(f"/events/{night.id}/screen?code=guess").get_data(as_text=True)
+    assert "Scan to check in" not in wrong
+    hosts = client.get(f"/events/{night.id}/screen?code={night.check_in_code}").get_data(as_text=True)
+    assert "Scan to check in" in hosts and "<svg" in hosts
+
+
+def test_a_host_creates_a_night(client, night):
+    login(client, "host", "pw-host")
+    page = client.get("/host/").get_data(as_text=True)
+    assert "Create night" in page
+    venue_id = night.venue_id
+    response = client.post("/host/nights", data={
+        "csrf_token": csrf_token(client, "/"), "venue": str(venue_id), "date": "2026-12-24", "start_time": "19:00",
+        "event_type": "nightly", "template": "turbo"})
+    assert response.status_code == 303
+    created = db.session.scalar(db.select(Event).where(Event.date == dt.date(2026, 12, 24)))
+    assert created.host.username == "host" and created.structure[0]["minutes"] == 10
+    assert response.headers["Location"] == f"/host/events/{created.id}/players"
+    bad = client.post("/host/nights", data={"csrf_token": csrf_token(client, "/"), "venue": "999",
+                                            "date": "2026-12-24", "event_type": "nightly", "template": "turbo"})
+    assert bad.status_code == 422
