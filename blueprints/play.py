@@ -16,7 +16,6 @@ import clocks
 import membership
 import nights
 import qr
-import qr
 import records
 from blueprints import page_or_fragment
 from blueprints.host import runs
@@ -142,7 +141,8 @@ def league_home(slug: str):
 @bp.route("/leagues/<slug>/months/<month>")
 def month_standings(slug: str, month: str):
     """R-STD-1: a month's standings (ranks shared on equal points) and its nights' results; `?q=`
-    filters the table by name, and an htmx search gets the table alone."""
+    filters the table by name, and an htmx search gets the table alone. A phone with a member in the
+    table gets "Jump to me" and their row marked."""
     league = _league_or_404(slug)
     first, following = _month_or_404(month)
     months = _with(records.league_months(league), month)
@@ -160,7 +160,8 @@ def month_standings(slug: str, month: str):
 @bp.route("/leagues/<slug>/seasons/<int:year>")
 def season_standings(slug: str, year: int):
     """R-STD-2: the season table as published: the Top 50, and everyone tied with 50th; `?q=`
-    filters it by name, and an htmx search gets the table alone."""
+    filters it by name, and an htmx search gets the table alone. A phone with a member in the table
+    gets "Jump to me" (or, below the Top 50, their rank and points)."""
     league = _league_or_404(slug)
     try:
         table = records.year_standings(league, year)
