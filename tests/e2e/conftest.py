@@ -118,3 +118,34 @@ def save_screenshot(page, name: str) -> Path:
 def screenshot():
     """`screenshot(page, name)`: a full-page PNG in test-artifacts/screenshots/ for people to look at."""
     return save_screenshot
+
+
+def seed_tonight(app) -> tuple[int, int, str]:
+    """Tonight's nightly game at the Rose & Crown (league "Harbour League", host harry / pw-harry),
+    running: (league id, event id, check-in code)."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    import records
+    from models import Event, User, Venue
+    with app.app_context():
+        league = records.create_league("Harbour League", "free")
+        venue = Venue(league_id=league.id, name="Rose & Crown")
+        host = User(username="harry", display_name="Harry", role="host", league_id=league.id)
+        host.set_password("pw-harry")
+        db.session.add_all([venue, host])
+        db.session.flush()
+        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", start_time=dt.time(19, 0),
+                      date=dt.datetime.now(ZoneInfo(league.timezone)).date(), host_id=host.id, status="running")
+        db.session.add(event)
+        db.session.commit()
+        found = (league.id, event.id, event.check_in_code)
+        db.session.remove()
+    return found
+
+
+@pytest.fixture
+def tonight(live_server):
+    """(base URL, event id, check-in code) of tonight's game, seeded by seed_tonight."""
+    _, event_id, code = seed_tonight(live_server.app)
+    return live_server.url, event_id, code

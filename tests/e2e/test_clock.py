@@ -10,7 +10,6 @@ No test asserts a wall-clock duration except the one-second reach of a pause (R-
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import queue
 import re
 import threading
@@ -20,11 +19,11 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-import records
 from blueprints.live import chips, clock_time
 from extensions import db
+from tests.e2e.conftest import seed_tonight
 from league import clock, structures
-from models import Entry, Event, Member, User, Venue
+from models import Entry, Event, Member
 
 DROP_AGENT = "ShuffleUpDroppedPhone"
 SYNCED_JS = "() => window.shuffleupClock && shuffleupClock.rtt !== null"
@@ -36,25 +35,15 @@ END_JS = "() => { const v = shuffleupClock.view(); return v.at - shuffleupClock.
 @pytest.fixture
 def night(live_server):
     """Tonight's nightly game at the Rose & Crown, host Harry; 12 entries, 2 already out."""
+    league_id, event_id, _ = seed_tonight(live_server.app)
     with live_server.app.app_context():
-        league = records.create_league("Harbour League", "free")
-        venue = Venue(league_id=league.id, name="Rose & Crown")
-        host = User(username="harry", display_name="Harry", role="host", league_id=league.id)
-        host.set_password("pw-harry")
-        db.session.add_all([venue, host])
-        db.session.flush()
-        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
-                      start_time=dt.time(19, 0), host_id=host.id, status="running")
-        db.session.add(event)
-        db.session.flush()
         for number in range(12):
-            member = Member.named(league.id, f"Player {number + 1}")
+            member = Member.named(league_id, f"Player {number + 1}")
             db.session.add(member)
             db.session.flush()
-            db.session.add(Entry(event_id=event.id, member_id=member.id,
+            db.session.add(Entry(event_id=event_id, member_id=member.id,
                                  status="played" if number >= 10 else "playing"))
         db.session.commit()
-        event_id = event.id
         db.session.remove()
     return SimpleNamespace(url=live_server.url, app=live_server.app, id=event_id,
                            player=f"{live_server.url}/events/{event_id}",

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 import records
 from extensions import db
-from models import Event, Member, User, Venue
+from models import Member
 from tests.e2e.test_public_pages import axe, check_fits
 
 NAME = "Ann O'Leary"
@@ -32,22 +32,6 @@ def check_taps(page):
     assert not small, f"{page.url}: too small to tap: {small}"
 
 
-@pytest.fixture
-def tonight(live_server):
-    with live_server.app.app_context():
-        league = records.create_league("Harbour League", "free")
-        venue = Venue(league_id=league.id, name="Rose & Crown")
-        host = User(username="harry", display_name="Harry", role="host", league_id=league.id)
-        host.set_password("pw-harry")
-        db.session.add_all([venue, host])
-        db.session.flush()
-        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", start_time=dt.time(19, 0),
-                      date=dt.datetime.now(ZoneInfo(league.timezone)).date(), host_id=host.id, status="running")
-        db.session.add(event)
-        db.session.commit()
-        found = (event.id, event.check_in_code)
-        db.session.remove()
-    return live_server.url, *found
 
 
 def card_code(live_server):

@@ -3,34 +3,9 @@ confirms them and draws seats, each player's phone shows their seat, one is bust
 settled and a player sees their points. Screenshots along the way."""
 from __future__ import annotations
 
-import datetime as dt
-
-import pytest
 from playwright.sync_api import expect
 
-import records
-from extensions import db
-from models import Event, User, Venue
-
 NAMES = ["Ann Lee", "O'Brien <b>", "Zoë Ng"]
-
-
-@pytest.fixture
-def tonight(live_server):
-    with live_server.app.app_context():
-        league = records.create_league("Harbour League", "free")
-        venue = Venue(league_id=league.id, name="Rose & Crown")
-        host = User(username="harry", display_name="Harry", role="host", league_id=league.id)
-        host.set_password("pw-harry")
-        db.session.add_all([venue, host])
-        db.session.flush()
-        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
-                      start_time=dt.time(19, 0), host_id=host.id, status="running")
-        db.session.add(event)
-        db.session.commit()
-        found = (event.id, event.check_in_code)
-        db.session.remove()
-    return live_server.url, *found
 
 
 def test_a_whole_night_on_phones(tonight, phone, screenshot):
@@ -57,9 +32,9 @@ def test_a_whole_night_on_phones(tonight, phone, screenshot):
     for name in NAMES:
         expect(roster).to_contain_text(name)
     screenshot(host, "night-host-arrivals")
-    for _ in NAMES:
+    for waiting in range(len(NAMES) - 1, -1, -1):
         roster.get_by_role("button", name="Confirm").first.click()
-        expect(roster.locator(".flash")).to_contain_text("Confirmed")
+        expect(roster.locator("h2", has_text="Arrivals")).to_have_text(f"Arrivals {waiting}")
     expect(roster).to_contain_text("In the game 3")
     roster.get_by_role("button", name="Draw seats").click()
     expect(roster.locator(".table-card")).to_have_count(1)
@@ -76,8 +51,9 @@ def test_a_whole_night_on_phones(tonight, phone, screenshot):
     roster.get_by_role("button", name="Undo").click()
     expect(roster.locator(".flash")).to_contain_text("Undone")
     roster.get_by_role("button", name=f"{NAMES[2]} is out").click()
+    expect(roster.locator(".flash")).to_have_text(f"{NAMES[2]} out in 3rd")
     roster.get_by_role("button", name=f"{NAMES[1]} is out").click()
-    expect(roster.locator(".flash")).to_contain_text("out in 2nd")
+    expect(roster.locator(".flash")).to_have_text(f"{NAMES[1]} out in 2nd")
     host.once("dialog", lambda dialog: dialog.accept())
     roster.get_by_role("button", name="Settle the night").click()
     expect(roster.locator(".flash")).to_contain_text("Night settled")
