@@ -3,6 +3,7 @@ import datetime as dt
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from sqlalchemy.orm import selectinload
 from wtforms import SelectChoice
 
 import clocks
@@ -186,7 +187,8 @@ def structure(event_id: int):
 
 
 def _roster(event: Event):
-    entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
+    entries = db.session.scalars(db.select(Entry).options(selectinload(Entry.member))
+                                 .where(Entry.event_id == event.id)).all()
     by_status: dict[str, list[Entry]] = {}
     for entry in entries:
         by_status.setdefault(entry.status, []).append(entry)
@@ -317,11 +319,10 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
         log = journal.Journal(event, user_id, op, f"{entry.member.name} moved to table {table} seat {seat}")
         nights.move(event, entry, int(table), int(seat), log)
     elif op == "bonus":
-        entry = _entry(event, arg)
-        kind = form.get(f"kind-{entry.id}", "")
+        entry = _entry(event, arg or form.get("bonus_entry", ""))
+        kind = form.get("kind", "")
         log = journal.Journal(event, user_id, op, "")
-        chips = nights.claim_bonus(event, entry, kind, log, override_reason=form.get(f"why-{entry.id}", ""),
-                                   user_id=user_id)
+        chips = nights.claim_bonus(event, entry, kind, log, override_reason=form.get("why", ""), user_id=user_id)
         log.action.summary = f"{entry.member.name}: {BONUS_LABELS.get(kind, kind)} bonus +{chips:,}"
     else:
         raise nights.Refused("That button did nothing: reload the page.")

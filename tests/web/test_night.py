@@ -67,14 +67,14 @@ def test_r_chip_2_food_bonus_windows_and_override(client, night):
     roster = fill(client, night, 3)
     anna = roster["Player 00"]
     # before the clock starts: food is accepted, once
-    assert host_op(client, night, f"bonus:{anna.id}", **{f"kind-{anna.id}": "food"}).status_code == 200
-    twice = host_op(client, night, f"bonus:{anna.id}", **{f"kind-{anna.id}": "food"})
+    assert host_op(client, night, "bonus", bonus_entry=str(anna.id), kind="food").status_code == 200
+    twice = host_op(client, night, "bonus", bonus_entry=str(anna.id), kind="food")
     assert twice.status_code == 422
     tap(client, night, "start")
     bob = roster["Player 01"]
-    refused = host_op(client, night, f"bonus:{bob.id}", **{f"kind-{bob.id}": "drink"})
+    refused = host_op(client, night, "bonus", bonus_entry=str(bob.id), kind="drink")
     assert refused.status_code == 422 and "major break" in refused.get_data(as_text=True)
-    allowed = host_op(client, night, f"bonus:{bob.id}", **{f"kind-{bob.id}": "drink", f"why-{bob.id}": "Bar was shut"})
+    allowed = host_op(client, night, "bonus", bonus_entry=str(bob.id), kind="drink", why="Bar was shut")
     assert allowed.status_code == 200
     claims = {(c.entry_id, c.kind): c for c in db.session.scalars(db.select(BonusClaim))}
     assert claims[(anna.id, "food")].chips == 1000 and claims[(bob.id, "drink")].override
