@@ -62,3 +62,14 @@ def test_the_bulk_built_history_agrees_with_records(history_app):
     after = {(t.member_id, t.event_id, t.position) for t in records.settle_tickets(league, built.month)}
     assert after == before and len(before) >= 5
     db.session.rollback()
+
+
+def test_public_standings_page(benchmark, history_app):
+    """Issue 5: the month standings page anyone can open, through the whole request path."""
+    app, built = history_app
+    slug = fresh(built.league_id).slug
+    client = app.test_client()
+    page = benchmark(lambda: client.get(f"/leagues/{slug}/months/{built.month}"))
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'id="member-' in html
+    assert html.count('id="member-') == len(records.month_standings(fresh(built.league_id), built.month))
