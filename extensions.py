@@ -39,6 +39,9 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
+        # With WAL, NORMAL loses nothing when the app crashes (only an OS crash can lose the last
+        # commits) and takes the 2.6 ms fsync off every host action.
+        cursor.execute("PRAGMA synchronous=NORMAL")
         if not connection_record.info.get("memory"):
             cursor.execute("PRAGMA journal_mode=WAL")
         cursor.close()

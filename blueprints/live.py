@@ -1,4 +1,5 @@
 """Live and JSON: the clock's server-sent events and JSON, the time source, and /api/ reads."""
+import random
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, stream_with_context
 
@@ -78,14 +79,15 @@ def clock_json(event_id: int):
     return _json(clocks.payload(event_or_404(event_id)))
 
 
-def render_clock(event_id: int) -> tuple[int, str]:
-    """(version, the clock fragment) as every screen shows it; rendered once per version per process."""
+def render_clock(event_id: int) -> tuple[int, bytes]:
+    """(version, the clock fragment as one SSE message) as every screen gets it; rendered once per
+    version per process."""
     db.session.close()  # a fresh read: an open snapshot would show an old state
     event = event_or_404(event_id)
     clock = clocks.payload(event)
     html = render_template("live/_clock.html", event=event, clock=clock)
     db.session.close()
-    return clock["version"], html
+    return clock["version"], _sse(clock["version"], html).encode()
 
 
 def _sse(version: int, html: str) -> str:
@@ -103,25 +105,38 @@ def clock_stream(event_id: int):
     event_or_404(event_id)
     hub = notices.hub()
     app = current_app._get_current_object()
+    beat = HEARTBEAT_S * random.uniform(0.9, 1.1)  # a tap re-arms every stream: spread their heartbeats
+
+    def render():
+        return render_clock(event_id)
 
     def stream():
-        version, html = hub.rendered(event_id, -1, lambda: render_clock(event_id))
-        yield "retry: 2000\n" + _sse(version, html)
+        version, message = hub.rendered(event_id, -1, render)
+        yield b"retry: 2000\n" + message
         while True:
-            newer = hub.wait(event_id, version, HEARTBEAT_S)
+            newer = hub.wait(event_id, version, beat)
             if newer is None:
+                if hub.due_check(event_id, HEARTBEAT_S / 2):
+                    with app.app_context():
+                        db.session.close()
+                        current = db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))
+                        db.session.close()
+                    if current is not None and current > version:
+                        hub.deliver(event_id, current)
+                        continue
+                yield b": heartbeat\n\n"
+                continue
+            cached = hub.cached(event_id, newer)
+            if cached is None:
                 with app.app_context():
-                    db.session.close()
-                    current = db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))
-                    db.session.close()
-                if current is None or current <= version:
-                    yield ": heartbeat\n\n"
-                    continue
-                hub.deliver(event_id, current)
-                newer = current
-            with app.app_context():
-                version, html = hub.rendered(event_id, newer, lambda: render_clock(event_id))
-            yield _sse(version, html)
+                    cached = hub.rendered(event_id, newer, render)
+            if cached[0] <= version:
+                # a notice for a version this database doesn't have (e.g. another database's event
+                # with the same id on a shared Redis): don't re-render in a loop; wait for a change
+                version = newer
+                continue
+            version, message = cached
+            yield message
 
     return Response(stream_with_context(stream()), mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
