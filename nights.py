@@ -275,8 +275,11 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
         raise Refused("That player is not in this game.")
     claimed = db.session.scalars(db.select(BonusClaim.kind).where(BonusClaim.entry_id == entry.id)).all()
     view = clock_view(event)
-    decision = night.decide_bonus(kind, event.event_type, bonus_values(event), view if view.started else None,
-                                  claimed)
+    try:
+        decision = night.decide_bonus(kind, event.event_type, bonus_values(event), view if view.started else None,
+                                      claimed)
+    except ValueError as problem:  # not a bonus kind at all
+        raise Refused(str(problem)) from None
     override = False
     if not decision.accepted:
         if not override_reason.strip():

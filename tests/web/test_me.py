@@ -109,7 +109,7 @@ def test_me_tonight_shows_status_then_seat_and_bonus_chips(ann, client, tonight)
     host_op(client, tonight, f"confirm:{entry.id}")
     host_op(client, tonight, "join", name="Bea", adult="yes")
     host_op(client, tonight, "draw")
-    assert host_op(client, tonight, f"bonus:{entry.id}", **{f"kind-{entry.id}": "food"}).status_code == 200
+    assert host_op(client, tonight, "bonus", bonus_entry=str(entry.id), kind="food").status_code == 200
     db.session.expire_all()
     entry = entries(tonight)["Ann Lee"]
     page = html(ann.get("/me"))

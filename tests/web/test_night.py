@@ -148,3 +148,10 @@ def test_r_late_3_pre_registered_missed_blinds_and_absentees(client, night):
     assert (after["Never Came"].status, after["Never Came"].points) == ("no_show", 0)
     assert sorted(e.position for e in after.values() if e.status == "played") == [1, 2, 3, 4]
     assert after["Early Bird"].position == 1 and after["Early Bird"].points == 225  # 1st of 4 (R-PTS-2)
+
+
+def test_an_unknown_bonus_kind_is_refused_not_an_error(client, night):
+    roster = fill(client, night, 2)
+    response = host_op(client, night, "bonus", bonus_entry=str(roster["Player 00"].id), kind="")
+    assert response.status_code == 422
+    assert db.session.scalar(db.select(db.func.count()).select_from(BonusClaim)) == 0
