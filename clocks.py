@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import update
 
 from extensions import db
 from league import clock, structures
-from league.chips import DEFAULT_STARTING_STACKS, average_stack, chips_in_play
-from models import Entry, Event
+from models import Event
 
 # R-CLOCK-1: the structure an event gets when none was chosen for it.
 DEFAULT_TEMPLATE = {"nightly": "thpa_nightly", "highroller": "thpa_nightly", "monthly_final": "monthly_final",
@@ -110,15 +109,6 @@ def touch(event: Event) -> None:
     db.session.expire(event)
 
 
-def field_counts(event: Event) -> tuple[int, int]:
-    """(players left, entries whose stacks are in play) for the screen's players-left line."""
-    rows = dict(db.session.execute(
-        db.select(Entry.status, func.count()).where(Entry.event_id == event.id).group_by(Entry.status)).all())
-    left = rows.get("playing", 0) + rows.get("registered", 0)
-    in_play = left + rows.get("played", 0) + rows.get("dq", 0)
-    return left, in_play
-
-
 def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
     """The clock as JSON for /api/events/<id>/clock and every live screen.
 
@@ -129,9 +119,8 @@ def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
     structure = structure_of(event)
     state = state_of(event)
     v = clock.view(structure, state, at_ms)
-    left, in_play = field_counts(event)
-    stack = (event.league.settings or {}).get(event.event_type, {}).get(
-        "starting_stack", DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
+    import nights  # nights builds on this module; R-CHIP-3's count lives there, once
+    _, average = nights.chip_count(event)
     nxt = v.next_item
     shot = clock.shot_rule(event.league.shot_clock_seconds)
     return {
@@ -144,8 +133,8 @@ def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
         "next": None if nxt is None else {
             "index": nxt.index, "is_break": nxt.is_break, "label": nxt.label, "minutes": nxt.minutes,
             "small_blind": nxt.small_blind, "big_blind": nxt.big_blind, "ante": nxt.ante},
-        "players_left": left,
-        "average_stack": average_stack(chips_in_play(stack * in_play, 0, 0), left),
+        "players_left": nights.players_left(event),
+        "average_stack": average,
         "shot": None if event.shot_started_ms is None else {
             "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
             "length_s": shot.length_s, "warning_s": shot.warning_s, "count_s": shot.count_s},
