@@ -3,16 +3,15 @@ embedded SQLite; and host actions through the full request path (a bust-out and 
 
 Under `make test` each runs once as a plain test and checks its answer; `make bench` times them.
 """
-import datetime as dt
 import os
 
 import pytest
 
 import nights
-import records
 from extensions import db
 from journal import Journal, last_action
-from models import Entry, Event, Member, User, Venue
+from models import Entry, Member
+from tests import seed
 from tests.conftest import csrf_token, login
 
 PLAYERS = 200 if os.environ.get("SHUFFLEUP_BENCH_SCALE") == "full" else 40
@@ -21,18 +20,9 @@ PLAYERS = 200 if os.environ.get("SHUFFLEUP_BENCH_SCALE") == "full" else 40
 @pytest.fixture
 def big_night(app):
     """A running nightly game with PLAYERS players in, not yet seated; host `host` / `pw-host`."""
-    league = records.create_league("Bench League", "free")
-    venue = Venue(league_id=league.id, name="Big Pub")
-    host = User(username="host", display_name="Host", role="host", league_id=league.id)
-    host.set_password("pw-host")
-    db.session.add_all([venue, host])
-    db.session.flush()
-    event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
-                  host_id=host.id, status="running")
-    db.session.add(event)
-    db.session.flush()
+    event = seed.tonight("Bench League", "Big Pub")
     for n in range(PLAYERS):
-        member = Member.named(league.id, f"Player {n:03d}")
+        member = Member.named(event.league_id, f"Player {n:03d}")
         db.session.add(member)
         db.session.flush()
         db.session.add(Entry(event_id=event.id, member_id=member.id, status="playing"))

@@ -126,20 +126,11 @@ def seed_tonight(app) -> tuple[int, int, str]:
     import datetime as dt
     from zoneinfo import ZoneInfo
 
-    import records
-    from models import Event, User, Venue
+    from tests import seed
     with app.app_context():
-        league = records.create_league("Harbour League", "free")
-        venue = Venue(league_id=league.id, name="Rose & Crown")
-        host = User(username="harry", display_name="Harry", role="host", league_id=league.id)
-        host.set_password("pw-harry")
-        db.session.add_all([venue, host])
-        db.session.flush()
-        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", start_time=dt.time(19, 0),
-                      date=dt.datetime.now(ZoneInfo(league.timezone)).date(), host_id=host.id, status="running")
-        db.session.add(event)
-        db.session.commit()
-        found = (league.id, event.id, event.check_in_code)
+        event = seed.tonight(username="harry", password="pw-harry", start=dt.time(19, 0),
+                             date=dt.datetime.now(ZoneInfo("Australia/Sydney")).date())
+        found = (event.league_id, event.id, event.check_in_code)
         db.session.remove()
     return found
 

@@ -1,7 +1,6 @@
 """Several app processes behind one database behave as one (DESIGN.md "Scale", R-CLOCK-3):
 two gunicorn processes (gevent workers, the production command) on one PostgreSQL and one Redis;
 a pause made through process A reaches a phone streaming from process B."""
-import datetime as dt
 import http.client
 import http.cookiejar
 import os
@@ -22,6 +21,7 @@ from flask_migrate import upgrade
 
 from app import create_app
 from extensions import db
+from tests import seed
 
 pytestmark = pytest.mark.services
 PG = os.environ.get("SHUFFLEUP_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -53,19 +53,7 @@ def seeded(pg_url):
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": pg_url})
     with app.app_context():
         upgrade()
-        import records
-        from models import Event, User, Venue
-        league = records.create_league("Multi", "free")
-        venue = Venue(league_id=league.id, name="Rose")
-        host = User(username="host", display_name="Host", role="host", league_id=league.id)
-        host.set_password("pw-host")
-        db.session.add_all([venue, host])
-        db.session.flush()
-        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
-                      host_id=host.id, status="running")
-        db.session.add(event)
-        db.session.commit()
-        event_id = event.id
+        event_id = seed.tonight("Multi", "Rose").id
         db.engine.dispose()
     return pg_url, event_id
 
