@@ -3,8 +3,9 @@ process holding that event's live connections.
 
 Without REDIS_URL the notices stay in this process; with it they travel through Redis pub/sub,
 so a pause made through process A reaches a phone connected to process B (DESIGN.md "Scale").
-A notice carries only the version: every listener reads the state itself, and a listener that
-missed notices (Redis drops them for a disconnected subscriber) catches up at its next heartbeat.
+A notice carries only the version: the process that made the change renders the message once
+(`Hub.rendered`), every other process reads the state itself, and a listener that missed notices
+(Redis drops them for a disconnected subscriber) catches up at its next heartbeat.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 CHANNEL = "shuffleup:events"
+HEARTBEAT_S = 20  # the default of the HEARTBEAT_S setting
 
 
 class Hub:
@@ -27,7 +29,9 @@ class Hub:
     against 130 µs with one Condition for all; docs/benchmarks-clock.md).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, heartbeat_s: float = HEARTBEAT_S) -> None:
+        self.heartbeat_s = heartbeat_s
+        self._beats: threading.Thread | None = None
         self._lock = threading.Lock()
         self._versions: dict[int, int] = {}
         self._signals: dict[int, threading.Event] = {}
@@ -49,8 +53,13 @@ class Hub:
         if signal is not None:
             signal.set()
 
-    def wait(self, event_id: int, seen: int, timeout: float) -> int | None:
-        """Block until the event's version exceeds `seen` (→ the version) or `timeout` passes (→ None)."""
+    def wait(self, event_id: int, seen: int) -> int | None:
+        """Block until the event's version exceeds `seen` (→ the version) or the next heartbeat (→ None).
+
+        No timer per wait: one heartbeat for the whole process wakes every waiter (`beat`), which
+        saves a timer's start and stop on every delivery (measured in docs/benchmarks-clock.md).
+        """
+        self._keep_beating()
         with self._lock:
             current = self._versions.get(event_id, -1)
             if current > seen:
@@ -58,9 +67,29 @@ class Hub:
             signal = self._signals.get(event_id)
             if signal is None:
                 signal = self._signals[event_id] = threading.Event()
-        signal.wait(timeout)
+        signal.wait()
         current = self._versions.get(event_id, -1)
         return current if current > seen else None
+
+    def beat(self) -> None:
+        """Wake every waiting connection without a new version: each sends a heartbeat."""
+        with self._lock:
+            signals, self._signals = self._signals, {}
+        for signal in signals.values():
+            signal.set()
+
+    def _keep_beating(self) -> None:
+        if self._beats is not None and self._beats.is_alive():
+            return
+        with self._lock:
+            if self._beats is None or not self._beats.is_alive():
+                self._beats = threading.Thread(target=self._beat_forever, name="heartbeats", daemon=True)
+                self._beats.start()
+
+    def _beat_forever(self) -> None:
+        while True:
+            time.sleep(self.heartbeat_s)
+            self.beat()
 
     def due_check(self, event_id: int, every: float) -> bool:
         """True for one caller per event per `every` seconds: the heartbeats' catch-up read, so 500
@@ -98,8 +127,8 @@ class Hub:
 class RedisHub(Hub):
     """A Hub whose notices go through Redis pub/sub to every process."""
 
-    def __init__(self, url: str, channel: str = CHANNEL) -> None:
-        super().__init__()
+    def __init__(self, url: str, channel: str = CHANNEL, heartbeat_s: float = HEARTBEAT_S) -> None:
+        super().__init__(heartbeat_s)
         import redis
         self._redis = redis.Redis.from_url(url, socket_keepalive=True, health_check_interval=30)
         self._listener: threading.Thread | None = None
@@ -115,9 +144,9 @@ class RedisHub(Hub):
         except Exception:  # the change is committed; other processes catch up at their heartbeat
             log.exception("could not publish a change notice to Redis")
 
-    def wait(self, event_id: int, seen: int, timeout: float) -> int | None:
+    def wait(self, event_id: int, seen: int) -> int | None:
         self.listen()
-        return super().wait(event_id, seen, timeout)
+        return super().wait(event_id, seen)
 
     def listen(self) -> None:
         """Start this process's one subscriber, once."""
@@ -146,7 +175,8 @@ def init_app(app) -> None:
     url = app.config.get("REDIS_URL")
     # One channel per database: two leagues' servers sharing a Redis must not hear each other's events.
     database = hashlib.sha256(app.config["SQLALCHEMY_DATABASE_URI"].encode()).hexdigest()[:12]
-    app.extensions["notices"] = RedisHub(url, f"{CHANNEL}:{database}") if url else Hub()
+    beat = app.config.get("HEARTBEAT_S", HEARTBEAT_S)
+    app.extensions["notices"] = RedisHub(url, f"{CHANNEL}:{database}", beat) if url else Hub(beat)
 
 
 def hub() -> Hub:

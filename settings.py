@@ -10,6 +10,7 @@ class Defaults:
     SQLALCHEMY_DATABASE_URI = None
     SQLALCHEMY_ENGINE_OPTIONS: dict = {}
     REDIS_URL = None
+    HEARTBEAT_S = 20  # live streams: a comment line this often keeps proxies from closing them
     WTF_CSRF_TIME_LIMIT = None  # a host's phone may sit on one page all night
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_HTTPONLY = True

@@ -10,12 +10,11 @@ import clocks
 import journal
 import nights
 import qr
-import notices
 from league import night, structures
 from league.chips import BONUS_LABELS
 from league.members import name_key
 from blueprints import page_or_fragment
-from blueprints.live import event_or_404, ordinal
+from blueprints.live import announce, event_or_404, ordinal
 from extensions import db
 from forms import NightForm
 from models import Entry, Event, Member, Venue
@@ -80,9 +79,9 @@ def new_night():
     return redirect(url_for("host.players", event_id=event.id), 303)
 
 
-def _controls(event: Event, error: str | None = None, status: int = 200):
+def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None):
     return page_or_fragment("host/event.html", "host/_controls.html", event=event,
-                                clock=clocks.payload(event), error=error, status=status)
+                            clock=clocks.payload(event) if clock is None else clock, error=error, status=status)
 
 
 @bp.route("/events/<int:event_id>")
@@ -114,10 +113,10 @@ def clock_action(event_id: int):
         db.session.rollback()
         return _controls(event, str(problem), 422)
     db.session.commit()
-    notices.hub().publish(event.id, event.clock_version)
+    clock = announce(event)
     if request.headers.get("HX-Request") != "true":
         return redirect(url_for("host.event", event_id=event.id), 303)
-    return _controls(event)
+    return _controls(event, clock=clock)
 
 
 FIELDS = ("minutes", "small_blind", "big_blind", "ante", "label", "colour_up")
@@ -182,7 +181,7 @@ def structure(event_id: int):
         return _editor(event, errors=["The clock changed on another screen; here is the structure now."],
                        status=409)
     db.session.commit()
-    notices.hub().publish(event.id, event.clock_version)
+    announce(event)
     return _editor(event, message="Saved.")
 
 
@@ -347,7 +346,7 @@ def player_action(event_id: int):
         db.session.rollback()
         return _players(event, error=str(refused), status=422)
     db.session.commit()
-    notices.hub().publish(event.id, event.clock_version)
+    announce(event)
     return _players(event, message=message)
 
 

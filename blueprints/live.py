@@ -1,6 +1,4 @@
 """Live and JSON: the clock's server-sent events and JSON, the time source, and /api/ reads."""
-import random
-
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, stream_with_context
 
 import clocks
@@ -10,7 +8,6 @@ from extensions import db
 from models import Event, League
 
 bp = Blueprint("live", __name__)
-HEARTBEAT_S = 20  # a comment line keeps proxies from closing an idle stream; also the catch-up tick
 
 
 def _league(slug: str) -> League:
@@ -80,14 +77,31 @@ def clock_json(event_id: int):
 
 
 def render_clock(event_id: int) -> tuple[int, bytes]:
-    """(version, the clock fragment as one SSE message) as every screen gets it; rendered once per
-    version per process."""
+    """(version, the clock fragment as one SSE message) as every screen gets it, read afresh."""
     db.session.close()  # a fresh read: an open snapshot would show an old state
-    event = event_or_404(event_id)
-    clock = clocks.payload(event)
-    html = render_template("live/_clock.html", event=event, clock=clock)
+    version, message = clock_message(event_or_404(event_id))
     db.session.close()
+    return version, message
+
+
+def clock_message(event: Event, clock: dict | None = None) -> tuple[int, bytes]:
+    """(version, SSE message) of the clock fragment for `event` as committed."""
+    clock = clocks.payload(event) if clock is None else clock
+    html = render_template("live/_clock.html", event=event, clock=clock)
     return clock["version"], _sse(clock["version"], html).encode()
+
+
+def announce(event: Event) -> dict:
+    """R-CLOCK-3: after a committed change, wake every screen of the event, in every process.
+
+    The message is rendered here, once, before any stream wakes: the first phone need not read
+    the state again, and the host's own response reuses the returned payload.
+    """
+    clock = clocks.payload(event)
+    hub = notices.hub()
+    hub.rendered(event.id, clock["version"], lambda: clock_message(event, clock))
+    hub.publish(event.id, clock["version"])
+    return clock
 
 
 def _sse(version: int, html: str) -> str:
@@ -105,7 +119,6 @@ def clock_stream(event_id: int):
     event_or_404(event_id)
     hub = notices.hub()
     app = current_app._get_current_object()
-    beat = HEARTBEAT_S * random.uniform(0.9, 1.1)  # a tap re-arms every stream: spread their heartbeats
 
     def render():
         return render_clock(event_id)
@@ -114,9 +127,9 @@ def clock_stream(event_id: int):
         version, message = hub.rendered(event_id, -1, render)
         yield b"retry: 2000\n" + message
         while True:
-            newer = hub.wait(event_id, version, beat)
+            newer = hub.wait(event_id, version)
             if newer is None:
-                if hub.due_check(event_id, HEARTBEAT_S / 2):
+                if hub.due_check(event_id, hub.heartbeat_s / 2):
                     with app.app_context():
                         db.session.close()
                         current = db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))

@@ -19,7 +19,7 @@ import qr
 import records
 from blueprints import page_or_fragment
 from blueprints.host import runs
-from blueprints.live import event_or_404
+from blueprints.live import announce, event_or_404
 from extensions import db, limiter
 from league.events import EVENT_TYPES
 from league.members import name_key
@@ -345,7 +345,9 @@ def check_in(code: str):
             db.session.rollback()
             error = str(refused)
         else:
+            clocks.touch(event)  # the host's roster hears of the arrival at once
             db.session.commit()
+            announce(event)
             response = redirect(url_for("play.check_in", code=code), 303)
             return remember(response, member)
     return render_template("play/check_in.html", event=event, member=member, entry=entry, error=error,
@@ -371,6 +373,7 @@ def deal(event_id: int):
         else:
             clocks.touch(event)
             db.session.commit()
+            announce(event)
             return redirect(url_for("play.deal", event_id=event.id), 303)
     offer = nights.deal_offer(event) if event.deal_status in ("open", "agreed") and event.deal_method else None
     return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,

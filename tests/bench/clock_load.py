@@ -18,8 +18,9 @@ Phases, each reported:
      right version) through the real form POST; for every action, the time from sending the
      POST to each phone's receipt of the message with that version (`id: <version>`):
      median/p95/p99/max over N×K deliveries, and the time until all N had it;
-  3b. heartbeat round: 18.5-22.5 s after the last tap, when every stream's 20 s wait ends at
-     once, GET /api/time every 20 ms: the slowest answer is how long a tap or a new phone waits;
+  3b. heartbeat round: for 21 s after the last tap, so that one of the worker's 20 s heartbeats
+     (every stream woken at once) falls inside, GET /api/time every 20 ms: the slowest answer is
+     how long a tap or a new phone waits then;
   4. restart: with the clock running, read /api/events/<id>/clock, `kill -9` the server's
      process group, start it again and read the clock: how far the position moved from where
      wall time says it should be (0 = exact);
@@ -595,9 +596,10 @@ async def _live_phases(server: Server, host: Host, event_id: int, opts) -> dict:
         d = out["latency"]["deliveries_ms"]
         log(f"    receive − send: median {d['median']:.1f} ms, p99 {d['p99']:.1f} ms, max {d['max']:.1f} ms")
         if opts.heartbeat_round:
-            # Every stream waits HEARTBEAT_S (20 s) from the last message it got: after a tap they all end
-            # their wait within a few ms of each other. What does a tap or a new phone meet then?
-            after, span, every = 18.5, 4.0, 0.02
+            # Every 20 s (HEARTBEAT_S) the worker wakes all its streams at once for a heartbeat: probe
+            # for a little longer than that, so one round falls inside. What does a tap or a new
+            # phone meet then?
+            after, span, every = 0.0, 21.0, 0.02
             log(f"[3b] the heartbeat round: probing the server {after:.1f}–{after + span:.1f} s after the last tap")
             await asyncio.sleep(max(0.0, after - (time.perf_counter() - out["latency"]["last_sent"])))
             beats0, cpu0 = len(fanout.beats), server.cpu_seconds()
@@ -811,8 +813,8 @@ def report(r: dict) -> str:
             for p in L["per_action"]))
     if r.get("heartbeat_round"):
         h = r["heartbeat_round"]
-        lines.append(f"heartbeat round ({h['seconds']:.0f} s from {h['after_s']:.1f} s after the last tap, when "
-                     f"every stream's 20 s wait ends): {h['heartbeats']} heartbeats; GET /api/time every "
+        lines.append(f"heartbeat round ({h['seconds']:.0f} s from {h['after_s']:.1f} s after the last tap, "
+                     f"one 20 s heartbeat inside): {h['heartbeats']} heartbeats; GET /api/time every "
                      f"{h['every_ms']:.0f} ms answered in median {h['probe_ms']['median']:.1f} ms, max "
                      f"{h['probe_ms']['max']:.1f} ms; server CPU {h['cpu_ms']:.0f} ms, probes included")
     if "restart" in r:

@@ -281,3 +281,22 @@ def test_a_host_creates_a_night(client, night):
     bad = client.post("/host/nights", data={"csrf_token": csrf_token(client, "/"), "venue": "999",
                                             "date": "2026-12-24", "event_type": "nightly", "template": "turbo"})
     assert bad.status_code == 422
+
+
+def test_every_change_reaches_the_live_screens_at_once(app, client, phone, night):
+    """R-CLOCK-3: a phone's check-in and a host's action each move the version on and wake every
+    stream, with the clock message for that version already rendered (no stream reads it again)."""
+    hub = app.extensions["notices"]
+    before = night.clock_version
+    assert join(phone, night, "Early Bird").status_code == 303
+    db.session.expire_all()
+    version, message = hub.cached(night.id, night.clock_version)
+    assert night.clock_version == version > before
+    assert hub.wait(night.id, before) == version
+    assert f"id: {version}\nevent: clock\n".encode() in message
+    login(client, "host", "pw-host")
+    entry = entries(night)["Early Bird"]
+    assert host_op(client, night, f"confirm:{entry.id}").status_code == 200
+    db.session.expire_all()
+    assert hub.wait(night.id, version) == night.clock_version > version
+    assert b"<dd data-field=\"players\">1</dd>" in hub.cached(night.id, night.clock_version)[1]
