@@ -134,6 +134,7 @@ def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
             "index": nxt.index, "is_break": nxt.is_break, "label": nxt.label, "minutes": nxt.minutes,
             "small_blind": nxt.small_blind, "big_blind": nxt.big_blind, "ante": nxt.ante},
         "players_left": nights.players_left(event),
+        "seats": nights.seat_digest(event),
         "average_stack": average,
         "shot": None if event.shot_started_ms is None else {
             "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",

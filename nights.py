@@ -5,7 +5,9 @@ one transaction that can be taken back. Callers commit and publish.
 """
 from __future__ import annotations
 
+import hashlib
 import random
+from dataclasses import dataclass
 
 from flask import current_app
 from sqlalchemy import func
@@ -83,7 +85,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     confirm (pending); the host's own check-in seats them at once. Closed once the major break
     has started, unless the host overrides with a reason (recorded as a ruling)."""
     entry = entry_of(event, member)
-    if entry is not None and entry.status != "registered":
+    if entry is not None and entry.status not in ("registered", REQUESTED):
         if entry.status in LIVE:
             return entry  # a second tap or a second scan: already in
         raise Refused(f"{member.name} has already played in this game.")
@@ -104,7 +106,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
         db.session.flush()
         if journal:
             journal.created(entry)
-    else:  # a pre-registered player arriving (R-LATE-3)
+    else:  # a pre-registered player arriving (R-LATE-3), or one whose unpaid request becomes an arrival
         if journal:
             journal.touch(entry)
         entry.status, entry.arrived_at = status, utcnow()
@@ -115,7 +117,13 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
 
 
 def confirm(entry: Entry, journal: Journal) -> None:
-    """The host confirms an arrival: the player is in the game."""
+    """The host confirms an arrival: the player is in the game. R-LATE-3: confirming a player's own
+    pre-registration request (a night with a buy-in) says the buy-in is paid: their stack goes in
+    play from the start, and they check in when they arrive."""
+    if entry.status == REQUESTED:
+        journal.touch(entry)
+        entry.status, entry.pre_registered = "registered", True
+        return
     if entry.status != "pending":
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     journal.touch(entry).status = "playing"
@@ -123,11 +131,11 @@ def confirm(entry: Entry, journal: Journal) -> None:
 
 
 def reject(entry: Entry, journal: Journal) -> None:
-    """The host turns an arrival away (not a member here, a prank scan…): the entry goes."""
-    if entry.status != "pending":
+    """The host turns an arrival away (not a member here, a prank scan…), or a pre-registration
+    request whose buy-in was never paid (R-LATE-3): the entry goes."""
+    if entry.status not in ("pending", REQUESTED):
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
-    journal.touch(entry)
-    db.session.delete(entry)
+    _drop_entry(entry, journal)
 
 
 def id_checked(member: Member, journal: Journal) -> None:
@@ -334,8 +342,8 @@ def settle(event: Event, journal: Journal) -> None:
     dealt = event.deal_status == "agreed"
     if len(playing) != (0 if dealt else 1):
         raise Refused(f"{len(playing)} players are still in: settle when one remains.")
-    if any(e.status == "pending" for e in entries):
-        raise Refused("Confirm or turn away the arrivals still waiting first.")
+    if any(e.status in ("pending", REQUESTED) for e in entries):
+        raise Refused("Confirm or turn away the arrivals and pre-registration requests still waiting first.")
     remove_absentees(event, journal)
     table = prize_table(event)
     journal.touch(event)
@@ -469,6 +477,92 @@ def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
     return entry
 
 
+# A player's own pre-registration for a night with a buy-in waits in this status until the host
+# confirms the buy-in was paid (confirm) or turns it away (reject). It is nowhere in the game: not
+# live for R-LATE-4, no stack in play (R-CHIP-3), not among the players left.
+REQUESTED = "requested"
+
+
+def self_pre_registration_problem(event: Event, member: Member) -> str | None:
+    """R-LATE-3/4: why the member can't pre-register themselves for the event now, said to them
+    (None: they can). Age (R-MEM-1) is checked when they tap: they may confirm it then."""
+    if member.league_id != event.league_id:
+        return "This night is in another league: your member card can't enter it."
+    if event.status not in OPEN_EVENTS:
+        return "This game is over."
+    entry = entry_of(event, member)
+    if entry is not None:
+        if entry.status == REQUESTED:
+            return "You have already asked to pre-register: the host confirms you once your buy-in is paid."
+        if entry.status == "registered":
+            return "You are already pre-registered for this game."
+        return "You are already in this game."
+    if clock_view(event).started:
+        return "Play has started, so pre-registration is closed: just check in at the venue with the host's QR code."
+    elsewhere = live_game_elsewhere(member, event)
+    if elsewhere is not None and elsewhere.date == event.date:  # tonight's game doesn't stop next week's
+        return f"You are still in the game at {elsewhere.venue.name}: one game at a time."
+    return None
+
+
+def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: bool = False) -> Entry:
+    """R-LATE-3, R-LATE-4, R-MEM-1: a player pre-registers themselves from their phone, before play
+    starts. A free night: their stack is in play at once (as the host's pre_register). A night with a
+    buy-in: the entry waits as a request until the host confirms the full buy-in was paid (confirm),
+    so no stack is in play on the player's word alone. A member who never confirmed they are 18 or
+    over must confirm it now (`adult`), as joining asks; the confirmation is recorded."""
+    problem = self_pre_registration_problem(event, member)
+    if problem:
+        raise Refused(problem)
+    if member.adult_confirmed_at is None:
+        if not adult:
+            raise Refused("Members must be 18 or over: tick the box to confirm you are.")
+        journal.touch(member).adult_confirmed_at = utcnow()
+    cash = event.buy_in > 0
+    entry = Entry(event_id=event.id, member_id=member.id, status=REQUESTED if cash else "registered",
+                  pre_registered=not cash)
+    db.session.add(entry)
+    db.session.flush()
+    journal.created(entry)
+    return entry
+
+
+def own_pre_registration(event: Event, member: Member) -> Entry | None:
+    """R-LATE-3: the member's pre-registration (or request) that they may still cancel themselves:
+    the game is open, play has not started, and they have not arrived."""
+    entry = entry_of(event, member)
+    if entry is None or entry.status not in ("registered", REQUESTED) or entry.arrived_at is not None:
+        return None
+    if event.status not in OPEN_EVENTS or clock_view(event).started:
+        return None
+    return entry
+
+
+def cancel_pre_registration(event: Event, member: Member, journal: Journal) -> Entry:
+    """R-LATE-3: a player takes back their own pre-registration (or request) before play starts;
+    their stack leaves play. Once play has started the stack stays in until the final table
+    removes it (the host can still act). Only their own: the entry is found from the member."""
+    entry = entry_of(event, member)
+    if entry is None or entry.status not in ("registered", REQUESTED) or entry.arrived_at is not None:
+        raise Refused("You have no pre-registration to cancel in this game.")
+    if event.status not in OPEN_EVENTS:
+        raise Refused("This game is over.")
+    if clock_view(event).started:
+        raise Refused("Play has started: your stack is in play. Tell the host if you can't come.")
+    _drop_entry(entry, journal)
+    return entry
+
+
+def _drop_entry(entry: Entry, journal: Journal) -> None:
+    # Bonus claims go first and are noted first: the database would delete them with the entry
+    # behind the journal's back, and Undo restores in reverse, so the entry comes back before them.
+    for claim in db.session.scalars(db.select(BonusClaim).where(BonusClaim.entry_id == entry.id)):
+        journal.touch(claim)
+        db.session.delete(claim)
+    journal.touch(entry)
+    db.session.delete(entry)
+
+
 def missed_blinds(event: Event, entry: Entry) -> tuple[int, str] | None:
     """R-LATE-3: the deduction proposed for a pre-registered player who arrived after play began
     (None when there is nothing to propose or it was already taken)."""
@@ -504,3 +598,81 @@ def remove_absentees(event: Event, journal: Journal) -> int:
         journal.touch(entry)
         entry.position -= len(absent)
     return len(absent)
+
+
+# --- the player's phone: their seat, and telling them when it changes (R-SEAT) -------------------
+
+SEAT_BUCKETS = 64  # entries hash into buckets by id: a phone compares its own bucket only
+SEAT_HASH_CHARS = 3  # per bucket: a change goes unseen (until the 60 s fallback) once in 4,096
+UNSEATED = "unseated"  # seat_token for a phone that shows no seat (waiting, not drawn yet, out)
+_SEAT_ROWS = db.select(Entry.id, Entry.status, Entry.table_no, Entry.seat_no, Entry.position)
+
+
+def _seat_prefix(event: Event) -> str:
+    # The event's status and deal state go into every bucket: they change what every phone shows
+    # (the points once settled, "Vote on the deal"), and only a few times a night.
+    return f"{event.status},{event.deal_status};"
+
+
+def _bucket_hash(prefix: str, rows) -> str:
+    # One string hashed per bucket, not one update per row: a quarter of the time at 200 entries.
+    text = prefix + "".join(f"{id_},{status},{table},{seat},{position};" for id_, status, table, seat, position in rows)
+    return hashlib.blake2b(text.encode(), digest_size=2).hexdigest()[:SEAT_HASH_CHARS]
+
+
+def seat_digest(event: Event) -> str:
+    """R-SEAT-1..4, R-PTS-5: every entry's status, table, seat and position as SEAT_BUCKETS hashes
+    of SEAT_HASH_CHARS hex digits (bucket = entry id % SEAT_BUCKETS), for the clock payload. A phone refetches
+    its own entry only when its bucket changes: a bust-out changes one bucket, a table break at
+    most as many as players moved. One query."""
+    buckets: list[list] = [[] for _ in range(SEAT_BUCKETS)]
+    for row in db.session.execute(_SEAT_ROWS.where(Entry.event_id == event.id).order_by(Entry.id)):
+        buckets[row[0] % SEAT_BUCKETS].append(row)
+    prefix = _seat_prefix(event)
+    return "".join(_bucket_hash(prefix, rows) for rows in buckets)
+
+
+def seat_bucket(entry: Entry) -> tuple[int, str]:
+    """R-SEAT-1..4: (index, hash) of the entry's bucket, as seat_digest gives it: what its phone
+    compares with each new digest."""
+    index = entry.id % SEAT_BUCKETS
+    rows = db.session.execute(_SEAT_ROWS.where(Entry.event_id == entry.event_id,
+                                               Entry.id % SEAT_BUCKETS == index).order_by(Entry.id))
+    return index, _bucket_hash(_seat_prefix(entry.event), rows)
+
+
+@dataclass(frozen=True)
+class SeatNotice:
+    """R-SEAT-1..4: what a player's phone announces: `kind` is "drawn" (their first seat), "moved"
+    (a balancing move or a broken table) or "final" (the final table redraw); then the seat to go to."""
+    kind: str
+    table: int
+    seat: int
+
+
+def seat_token(entry: Entry) -> str:
+    """R-SEAT-1..4: the seat a phone shows, as it sends it back (`was`): "table-seat", or UNSEATED."""
+    if entry.status == "playing" and entry.table_no is not None and entry.seat_no is not None:
+        return f"{entry.table_no}-{entry.seat_no}"
+    return UNSEATED
+
+
+def seat_notice(entry: Entry, was: str | None) -> SeatNotice | None:
+    """R-SEAT-1..4: what to tell a player whose phone last showed `was` (a seat_token): their first
+    seat (R-SEAT-1 draw, a late arrival's seat), a move (R-SEAT-2 balancing, R-SEAT-3 a broken
+    table) or the final table (R-SEAT-4, everyone left at one table). None when the seat is the
+    same, the player has no seat (waiting, or out: the phone shows where they finished), or `was`
+    is missing or not a seat token (ignored, never an error)."""
+    now = seat_token(entry)
+    if not was or now == UNSEATED or was == now:
+        return None
+    if was == UNSEATED:
+        return SeatNotice("drawn", entry.table_no, entry.seat_no)
+    table, dash, seat = was.partition("-")
+    if not (dash and len(was) <= 9 and table.isascii() and table.isdigit() and seat.isascii() and seat.isdigit()):
+        return None
+    if (int(table), int(seat)) == (entry.table_no, entry.seat_no):
+        return None
+    tables = db.session.scalar(db.select(func.count(func.distinct(Entry.table_no))).where(
+        Entry.event_id == entry.event_id, Entry.status == "playing", Entry.table_no.is_not(None)))
+    return SeatNotice("final" if tables == 1 else "moved", entry.table_no, entry.seat_no)

@@ -273,7 +273,7 @@ def ticketed(event: Event) -> set[int]:
 
 # ---- One member's own records, for their home page (/me; issue 5) ----
 
-LIVE_ENTRY_STATUSES = ("pending", "registered", "playing", "played", "dq")
+LIVE_ENTRY_STATUSES = ("requested", "pending", "registered", "playing", "played", "dq")
 
 
 def row_of(table: list[StandingRow], member_id: int) -> StandingRow | None:

@@ -11,8 +11,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from limits import parse as parse_limit
 
 import clocks
+import journal
 import membership
 import nights
 import qr
@@ -83,21 +85,32 @@ def home():
 def event(event_id: int):
     """R-CLOCK-1..3: the event's live clock on a player's phone."""
     event = event_or_404(event_id)
-    return render_template("play/event.html", event=event, clock=clocks.payload(event), me=_me(event))
+    return render_template("play/event.html", event=event, clock=clocks.payload(event), me=_me(event),
+                           prereg=_prereg(event))
 
 
-def _me(event: Event) -> dict | None:
+def _me(event: Event, was: str | None = None) -> dict | None:
+    """R-SEAT-1..4, R-CHIP-3: this phone's member's entry for play/_me.html, or None: bonus chips, its
+    bucket of the seat digest, and the seat notice against `was` (the seat the phone showed). While
+    a notice shows, the phone keeps sending the old seat, so a refresh keeps it until "Got it"."""
     member = current_member()
     entry = nights.entry_of(event, member) if member and member.league_id == event.league_id else None
-    return None if entry is None else {"entry": entry, "bonus": nights.bonus_chips(entry)}
+    if entry is None:
+        return None
+    notice, seat = nights.seat_notice(entry, was), nights.seat_token(entry)
+    return {"entry": entry, "bonus": nights.bonus_chips(entry), "bucket": nights.seat_bucket(entry),
+            "notice": notice, "seat": seat, "was": was if notice else seat}
 
 
 @bp.route("/events/<int:event_id>/me")
 def my_entry(event_id: int):
-    """R-SEAT-1..4, R-PTS: this phone's member in the event: waiting, their table and seat (they see
-    a move at the next refresh), or where they finished and their points. Only their own."""
+    """R-SEAT-1..4, R-PTS: this phone's member in the event: waiting, their table and seat, or where
+    they finished and their points. Only their own. `?was=` is the seat the phone showed: a new seat
+    comes with an alert ("You moved", their first seat, the final table). `?stream=1`: the clock
+    page, where the stream's seat digest says when to refresh (a slow poll is the fallback)."""
     event = event_or_404(event_id)
-    return render_template("play/_me.html", event=event, me=_me(event))
+    return _private(render_template("play/_me.html", event=event, me=_me(event, request.args.get("was")),
+                                    streamed=request.args.get("stream") == "1"))
 
 
 @bp.route("/events/<int:event_id>/screen")
@@ -209,15 +222,22 @@ def event_results(event_id: int):
 @bp.route("/leagues/<slug>/nights")
 def coming_nights(slug: str):
     """Issue 5 (no rule governs the calendar): the league's coming nights, venue by venue: running
-    now or scheduled from today (the league's local date), each linked to its live clock (R-CLOCK-3)."""
+    now or scheduled from today (the league's local date), each linked to its live clock (R-CLOCK-3).
+    A phone holding a member card of the league gets each night's pre-registration (R-LATE-3)."""
     league = _league_or_404(slug)
     today = _local_today(league)
     by_venue: dict[str, list[Event]] = {}
-    for night in records.nights_from(league, today):
+    coming = records.nights_from(league, today)
+    for night in coming:
         by_venue.setdefault(night.venue.name, []).append(night)
-    return render_template("play/nights.html", league=league, today=today, month=today.strftime("%Y-%m"),
-                           year=str(today.year), by_venue=sorted(by_venue.items(), key=lambda v: v[0].casefold()),
-                           event_types=EVENT_TYPES)
+    member = current_member()
+    prereg = {night.id: _prereg(night) for night in coming} if member and member.league_id == league.id else {}
+    response = make_response(render_template(
+        "play/nights.html", league=league, today=today, month=today.strftime("%Y-%m"), year=str(today.year),
+        by_venue=sorted(by_venue.items(), key=lambda v: v[0].casefold()), event_types=EVENT_TYPES,
+        prereg=prereg))
+    response.vary.add("Cookie")  # the pre-registration buttons are this phone's own
+    return response
 
 
 # ---- The app shell: manifest, service worker, offline page (issue 5) ----
@@ -431,8 +451,7 @@ def me():
         "play/me.html", member=member, league=league, month=month, year=str(today.year),
         month_label=today.strftime("%B %Y"), month_row=records.row_of(month_table, member.id),
         month_players=len(month_table), season_row=records.row_of(season_table, member.id),
-        season_players=len(season_table), live=live, live_me=live and {"entry": live,
-                                                                         "bonus": nights.bonus_chips(live)},
+        season_players=len(season_table), live=live, live_me=live and _me(live.event),
         in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
         ticket_events={t.event_id for t in tickets}, results=records.member_results(member),
         event_types=EVENT_TYPES, card_qr=qr.svg(_card_url(member))))
@@ -550,3 +569,96 @@ def host_move_code():
         event = None
     return _private(render_template("play/host_code.html", member=member, event=event,
                                     **_code_context(code, expires, current_user.league)))
+
+
+# ---- Pre-registration from the player's own phone (R-LATE-3, issue 4 item 3) ----
+# Only ever for this phone's member (the signed cookie says who): the entry is found from the
+# member, never from the form, so nobody can pre-register or cancel for someone else.
+
+# A player taps a few times at most; keyed by member, not address, because a pub's phones share one.
+PREREG_RATE_LIMIT = parse_limit("12 per minute")
+
+
+def _prereg(event: Event, **extra) -> dict:
+    """R-LATE-3: what the pre-registration block (play/_prereg.html) shows this phone for the event."""
+    phone = current_member()
+    member = phone if phone is not None and phone.league_id == event.league_id else None
+    entry = nights.entry_of(event, member) if member else None
+    return {"event": event, "member": member, "other_league": phone is not None and member is None, "entry": entry,
+            "open": event.status in nights.OPEN_EVENTS, "started": nights.clock_view(event).started,
+            "problem": nights.self_pre_registration_problem(event, member) if member and entry is None else None,
+            "cancellable": member is not None and nights.own_pre_registration(event, member) is not None,
+            "needs_adult": member is not None and member.adult_confirmed_at is None, "error": None, "message": None,
+            **extra}
+
+
+def _prereg_block(event: Event, status: int = 200, **extra):
+    return _private(page_or_fragment("play/prereg.html", "play/_prereg.html", status, p=_prereg(event, **extra)))
+
+
+@bp.route("/events/<int:event_id>/prereg")
+def prereg(event_id: int):
+    """R-LATE-3: this phone's pre-registration for the night: the Pre-register button, or the state
+    of theirs with Cancel; a page of its own, or the block alone for htmx."""
+    return _prereg_block(event_or_404(event_id))
+
+
+@bp.route("/events/<int:event_id>/prereg", methods=["POST"])
+def prereg_self(event_id: int):
+    """R-LATE-3/4, R-MEM-1: pre-register this phone's member for a coming night of their league, one
+    tap before play starts. A free night puts their stack in play at once; a night with a buy-in
+    waits for the host to confirm it was paid (nights.self_pre_register). Journaled: the host sees it
+    as the roster's last action and can undo it."""
+    return _prereg_write(event_id, cancel=False)
+
+
+@bp.route("/events/<int:event_id>/prereg/cancel", methods=["POST"])
+def prereg_cancel(event_id: int):
+    """R-LATE-3: this phone's member cancels their own pre-registration (or request) before play
+    starts. Journaled and undoable by the host."""
+    return _prereg_write(event_id, cancel=True)
+
+
+def _prereg_write(event_id: int, cancel: bool):
+    """R-LATE-3: one player's pre-registration write as one transaction under the event's write lock,
+    then every screen of the event hears of it (the roster, the clock's players left)."""
+    event = event_or_404(event_id)
+    phone = current_member()
+    if phone is None:
+        return _prereg_block(event, 403, error="This phone doesn't hold your member card yet, so it can't "
+                                               "pre-register you: get your card on it first.")
+    if phone.league_id != event.league_id:
+        return _prereg_block(event, 403, error=f"This night is in {event.league.name}; your member card is "
+                                               "for another league.")
+    if limiter.enabled and not limiter.limiter.hit(PREREG_RATE_LIMIT, "prereg", str(phone.id)):
+        response = _prereg_block(event, 429, error="Too many taps: wait a minute, then try again.")
+        response.headers["Retry-After"] = "60"
+        return response
+    name = phone.name
+    # As the host's roster does: end the read transaction, then take the event's write lock before
+    # reading again, so this tap and a host's tap on the same night can't interleave.
+    db.session.commit()
+    clocks.touch(event)
+    try:
+        if cancel:
+            log = journal.Journal(event, None, "self_prereg_cancel",
+                                  f"{name} cancelled their pre-registration on their phone")
+            nights.cancel_pre_registration(event, phone, log)
+            message = "Your pre-registration is cancelled."
+        else:
+            log = journal.Journal(event, None, "self_prereg", f"{name} pre-registered on their phone")
+            entry = nights.self_pre_register(event, phone, log, adult=request.form.get("adult") == "yes")
+            message = "Done: you're in."
+            if entry.status == nights.REQUESTED:
+                log.action.summary = f"{name} asked on their phone to pre-register (${event.buy_in} buy-in to confirm)"
+                message = "Sent to the host."
+        log.record()
+    except nights.Refused as refused:
+        db.session.rollback()
+        return _prereg_block(event, 422, error=str(refused))
+    db.session.commit()
+    announce(event)
+    if request.headers.get("HX-Request") == "true":
+        return _prereg_block(event, message=message)
+    flash(message)
+    return _private(redirect(url_for("play.prereg", event_id=event.id), 303))

@@ -31,4 +31,45 @@
   }
   // The offline page tries the page again by itself as soon as the phone is back online.
   if (D.querySelector("[data-offline]")) addEventListener("online", () => location.reload());
+
+  // The host's roster (host/_players.html, R-MEM-1 arrivals, R-SEAT tables): refetched when the
+  // event's clock stream (host/players.html) carries a version newer than the one it was rendered
+  // at, so the host's own action, whose answer brings the roster, costs no second fetch. Never
+  // while the host is at it: typing, a <details> open, or ticks and numbers not sent yet (a
+  // refresh would throw them away; a focused button or summary doesn't count). Then it looks
+  // again shortly; the roster's slow poll asks the same (its hx-trigger filter).
+  const changed = el => el.type === "checkbox" || el.type === "radio" ? el.checked !== el.defaultChecked
+    : el.tagName === "SELECT" ? el.selectedIndex !== Math.max(0, [...el.options].findIndex(o => o.defaultSelected))
+    : el.type !== "hidden" && el.value !== el.defaultValue;
+  window.shuffleupRosterBusy = () => !!D.querySelector("#players details[open], #players :is(input, select, textarea):focus")
+    || [...D.querySelectorAll("#players :is(input, select, textarea)")].some(changed);
+  let wanted = 0, rosterWait = 0;
+  const rosterCheck = () => {
+    const list = D.querySelector("#players[data-version]");
+    rosterWait = 0;
+    if (!list || !window.htmx || +list.dataset.version >= wanted) return;
+    if (D.querySelector("#players.htmx-request, #players .htmx-request") || shuffleupRosterBusy()) {
+      rosterWait = setTimeout(rosterCheck, 1500);   // an action on its way brings the roster itself
+    } else {
+      htmx.trigger(list, "stream");
+    }
+  };
+  const streamState = (e, state) => {
+    const box = e.target.closest && e.target.closest("[data-roster-stream]"), p = box && box.querySelector(".connection");
+    if (p) {
+      p.dataset.state = state;
+      p.textContent = state === "live" ? "Live" : "Reconnecting…";
+    }
+    return box;
+  };
+  D.addEventListener("htmx:sseOpen", e => {
+    const source = e.detail.source;
+    if (!streamState(e, "live") || source.rosterListener) return;
+    source.rosterListener = message => {     // the message id is the clock's version
+      wanted = Math.max(wanted, +message.lastEventId || 0);
+      rosterWait = rosterWait || setTimeout(rosterCheck, 300);
+    };
+    source.addEventListener("clock", source.rosterListener);
+  });
+  D.addEventListener("htmx:sseError", e => { streamState(e, "down"); });
 })();

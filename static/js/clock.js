@@ -2,7 +2,8 @@
 // structure; this derives the view at the server's time (Date.now() + this device's offset, measured
 // NTP-style against /api/time) with a port of league/clock.py view(), and repaints just after each
 // displayed second flips. New states arrive as fragments over server-sent events (htmx sse), or by
-// polling while the stream is down. Also: the connection state, Wake Lock, beeps and vibration.
+// polling while the stream is down. Also: the connection state, Wake Lock, beeps and vibration, and
+// the player's own seat (R-SEAT), refetched when the state's seat digest says it changed.
 (() => {
   "use strict";
   const D = document, MIN = 60000, { max, min, ceil, floor, round } = Math;
@@ -10,6 +11,7 @@
   const on = (name, fn, target = D) => target.addEventListener(name, fn);
   const newest = {}, heard = {};            // by event id: newest data seen; last view, for alerts
   let offset = null, rtt = null, syncing = 0, timer = 0, poll = 0, lock = null, audio = null, lost = 0, soundOn = 0;
+  let seatWait = 0, announced = "";         // a pending refetch of this phone's entry; the last seat alert
   try { soundOn = localStorage.getItem("shuffleup-sound") === "1"; } catch (e) { /* private mode */ }
 
   // As the Jinja filters in blueprints/live.py: m:ss, h:mm:ss from an hour, rounded up; 1,000s.
@@ -89,18 +91,19 @@
     c.toggle("is-long", time.length > 5);
   }
 
-  // Beeps (Web Audio, once a tap has unlocked it) and vibration, only with sound on:
-  // [frequency Hz, ms] notes per alert.
+  // Beeps (Web Audio, once a tap has unlocked it) and vibration, only with sound on, except that
+  // `always` vibrates anyway (a seat move matters more than a level): [frequency Hz, ms] notes per alert.
   const TONES = {
     level: [[660, 150], [880, 150], [1320, 350]], minute: [[880, 180], [880, 180]],
     brk: [[1320, 250], [880, 250], [660, 450]], call: [[1000, 300], [1000, 300]],
     warning: [[1200, 400]], count: [[1500, 90]], expired: [[440, 900]],
   };
-  function alarm(name) {
-    const notes = TONES[name];
-    if (!soundOn) return;
-    if (navigator.vibrate) navigator.vibrate(notes.flatMap(([, ms]) => [ms, 80]));
-    if (!audio || audio.state !== "running") return;
+  function alarm(name, always) {
+    const notes = TONES[name], tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (!soundOn && !always) return;
+    // Chrome refuses (and logs) vibration before the first tap on the page.
+    if (navigator.vibrate && tapped) navigator.vibrate(notes.flatMap(([, ms]) => [ms, 80]));
+    if (!soundOn || !audio || audio.state !== "running") return;
     let t = audio.currentTime + 0.02;
     for (const [freq, ms] of notes) {
       const osc = audio.createOscillator(), gain = audio.createGain(), g = gain.gain, end = t + ms / 1000;
@@ -151,13 +154,41 @@
       const nav = performance.getEntriesByType("navigation")[0];
       offset = round(d.server_time_ms - Date.now() + (nav && nav.responseStart ? performance.now() - nav.responseStart : 0));
     }
-    return (newest[d.event_id] = d);
+    newest[d.event_id] = d;
+    seatCheck(d);
+    return d;
   }
   function adopt() {
     for (const el of $$("[data-clock]")) el._clock = el._clock || take(JSON.parse(el.dataset.clock));
     syncControls();
     tick();
   }
+  // R-SEAT: this phone's own entry (play/_me.html) is refetched only when its bucket of the seat
+  // digest differs from the one it was rendered with, after a random wait: a table break must not
+  // bring every phone in the room to the server in the same millisecond.
+  function seatCheck(d) {
+    const me = $("[data-me][data-seat-bucket][hx-get]");
+    if (!me || typeof d.seats !== "string") return;
+    const width = me.dataset.seatHash.length, at = width * me.dataset.seatBucket;
+    if (d.seats.slice(at, at + width) !== me.dataset.seatHash) refreshMe();
+  }
+  function refreshMe() {
+    seatWait = seatWait || setTimeout(() => {
+      const me = $("[data-me][hx-get]");
+      seatWait = 0;
+      if (me && window.htmx) htmx.trigger(me, "seats");
+    }, Math.random() * 1500);
+  }
+  // A seat alert the phone hasn't announced yet (a move, a first seat, the final table): buzz and
+  // beep once, not again at each refresh while it stays on screen.
+  on("htmx:load", e => {
+    const me = e.detail.elt;
+    if (!me.matches || !me.matches("[data-me]")) return;
+    const alert = me.querySelector("[data-seat-alert]"), key = alert ? alert.dataset.seatAlert : "";
+    if (key && key !== announced) alarm("level", true);
+    announced = key;
+  });
+
   // The host's form: keep its version, main button, level and called-clock rows up to date.
   function syncControls() {
     const form = $("#controls"), el = $("[data-clock]"), d = el && el._clock;
@@ -218,7 +249,10 @@
     clearTimeout(poll);
     poll = 0;
     showConnection("live");
-    if (lost) sync();
+    if (lost) {                             // whatever happened meanwhile, this phone's seat too
+      sync();
+      refreshMe();
+    }
     lost = 0;
   });
   on("htmx:sseError", () => { lost = 1; showConnection("down"); pollSoon(); });
