@@ -120,7 +120,8 @@ def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
     state = state_of(event)
     v = clock.view(structure, state, at_ms)
     import nights  # nights builds on this module; R-CHIP-3's count lives there, once
-    _, average = nights.chip_count(event)
+    entries = nights.entries_of(event)
+    _, average = nights.chip_count(event, entries)
     nxt = v.next_item
     shot = clock.shot_rule(event.league.shot_clock_seconds)
     return {
@@ -133,8 +134,8 @@ def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
         "next": None if nxt is None else {
             "index": nxt.index, "is_break": nxt.is_break, "label": nxt.label, "minutes": nxt.minutes,
             "small_blind": nxt.small_blind, "big_blind": nxt.big_blind, "ante": nxt.ante},
-        "players_left": nights.players_left(event),
-        "seats": nights.seat_digest(event),
+        "players_left": nights.players_left(event, entries),
+        "seats": nights.seat_digest(event, entries),
         "average_stack": average,
         "shot": None if event.shot_started_ms is None else {
             "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",

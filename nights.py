@@ -143,10 +143,20 @@ def id_checked(member: Member, journal: Journal) -> None:
     journal.touch(member).id_checked_at = utcnow()
 
 
-def players_left(event: Event) -> int:
+STILL_IN = ("playing", "registered")  # a pre-registered player's stack is in play (R-LATE-3)
+
+
+def entries_of(event: Event) -> list[Entry]:
+    """Every entry of the event in id order: one read for the clock's counts and its seat digest."""
+    return list(db.session.scalars(db.select(Entry).where(Entry.event_id == event.id).order_by(Entry.id)))
+
+
+def players_left(event: Event, entries: list[Entry] | None = None) -> int:
     """Players still in (R-PTS-5 counts them for the next bust-out's position)."""
+    if entries is not None:
+        return sum(1 for e in entries if e.status in STILL_IN)
     return db.session.scalar(db.select(func.count()).select_from(Entry).where(
-        Entry.event_id == event.id, Entry.status.in_(("playing", "registered"))))
+        Entry.event_id == event.id, Entry.status.in_(STILL_IN)))
 
 
 def bust(event: Event, stacks: dict[Entry, int | None], journal: Journal) -> dict[Entry, int]:
@@ -320,14 +330,14 @@ def starting_stack(event: Event) -> int:
         "starting_stack", chips.DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
 
 
-def chip_count(event: Event) -> tuple[int, int | None]:
+def chip_count(event: Event, entries: list[Entry] | None = None) -> tuple[int, int | None]:
     """R-CHIP-3: chips in play and the average stack."""
-    entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
+    entries = entries_of(event) if entries is None else entries
     in_play = [e for e in entries if e.status in ("playing", "played", "dq", "registered")]
     bonuses = db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).join(Entry).where(
         Entry.event_id == event.id, Entry.status.in_(("playing", "played", "dq", "registered")))) or 0
     removed = sum(e.chips_removed for e in in_play)
-    left = sum(1 for e in entries if e.status in ("playing", "registered"))
+    left = players_left(event, entries)
     return night.chip_count(starting_stack(event), len(in_play), bonuses, removed, left)
 
 
@@ -620,13 +630,15 @@ def _bucket_hash(prefix: str, rows) -> str:
     return hashlib.blake2b(text.encode(), digest_size=2).hexdigest()[:SEAT_HASH_CHARS]
 
 
-def seat_digest(event: Event) -> str:
+def seat_digest(event: Event, entries: list[Entry] | None = None) -> str:
     """R-SEAT-1..4, R-PTS-5: every entry's status, table, seat and position as SEAT_BUCKETS hashes
     of SEAT_HASH_CHARS hex digits (bucket = entry id % SEAT_BUCKETS), for the clock payload. A phone refetches
     its own entry only when its bucket changes: a bust-out changes one bucket, a table break at
-    most as many as players moved. One query."""
+    most as many as players moved. One query, or none given the event's `entries` in id order."""
+    rows = db.session.execute(_SEAT_ROWS.where(Entry.event_id == event.id).order_by(Entry.id)) if entries is None \
+        else ((e.id, e.status, e.table_no, e.seat_no, e.position) for e in entries)
     buckets: list[list] = [[] for _ in range(SEAT_BUCKETS)]
-    for row in db.session.execute(_SEAT_ROWS.where(Entry.event_id == event.id).order_by(Entry.id)):
+    for row in rows:
         buckets[row[0] % SEAT_BUCKETS].append(row)
     prefix = _seat_prefix(event)
     return "".join(_bucket_hash(prefix, rows) for rows in buckets)

@@ -79,6 +79,7 @@ def test_seat_digest_is_64_buckets_in_the_clock_payload_and_stable(client, field
     digest = nights.seat_digest(night)
     assert re.fullmatch(r"[0-9a-f]{%d}" % (nights.SEAT_BUCKETS * nights.SEAT_HASH_CHARS), digest)
     assert nights.seat_digest(night) == digest  # nothing changed, nothing moves
+    assert nights.seat_digest(night, nights.entries_of(night)) == digest  # the payload's one read agrees
     assert client.get(f"/api/events/{night.id}/clock").get_json()["seats"] == digest
     _, ann, host = field
     tap(host, night, "start")  # a clock action moves the version, not anyone's seat
