@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from blueprints.play import app_shell
+from blueprints.play.shell import app_shell
 from extensions import db
 from models import Event, Venue
 from tests.conftest import login

@@ -1,0 +1,177 @@
+"""The player's own pages (issues 4, 5): their home (/me), the member card and what its QR code
+opens, moving the card to a new phone (a one-time code, from the player or the host), and signing
+out their other phones. The blueprint's 429 handler lives here too: the claim form's rate limit is
+what it is for."""
+import datetime as dt
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+import membership
+import nights
+import qr
+import records
+from blueprints import page_or_fragment
+from blueprints.host import runs
+from blueprints.play import _local_today, _me, _private, bp
+from extensions import db, limiter
+from league.events import EVENT_TYPES
+from membership import current_member, remember
+from models import Event, League, Member
+
+# No password: the signed member cookie from check-in says whose phone this is, and every page here
+# shows only that member's own records. The card's secret (card_code) appears on /me alone.
+
+CLAIM_RATE_LIMIT = "10 per minute"  # a six-digit code can't be guessed 10 tries at a time
+
+
+@bp.app_context_processor
+def _member_context():
+    """`phone_member()` in templates: this phone's member, or None (base.html's "Me" link)."""
+    return {"phone_member": current_member}
+
+
+def _card_url(member: Member) -> str:
+    return url_for("play.member_card", card_code=member.card_code, _external=True)
+
+
+@bp.route("/me")
+def me():
+    """This phone's member's home (R-MEM-1: players act only for themselves): tonight's game (R-SEAT
+    table and seat, R-CHIP-3 bonus chips, status), points and rank this month and season (R-STD-1/2),
+    results (R-PTS), Monthly Final tickets (R-QUAL-1..3) and the Top-10 Shoot-out (R-QUAL-4), and the
+    member card's QR code for the host. Without a member cookie: how to get one."""
+    member = current_member()
+    if member is None:
+        return _private(render_template("play/me_none.html"))
+    league = db.session.get(League, member.league_id)
+    today = _local_today(league)
+    month = today.strftime("%Y-%m")
+    month_table = records.month_standings(league, month)
+    season_table = records.year_standings(league, today.year)
+    live = records.member_live_entry(member, today - dt.timedelta(days=1))
+    in_shootout, shootout_cut = records.shootout_standing(month_table, member.id)
+    tickets = records.member_tickets(member)
+    return _private(render_template(
+        "play/me.html", member=member, league=league, month=month, year=str(today.year),
+        month_label=today.strftime("%B %Y"), month_row=records.row_of(month_table, member.id),
+        month_players=len(month_table), season_row=records.row_of(season_table, member.id),
+        season_players=len(season_table), live=live, live_me=live and _me(live.event),
+        in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
+        ticket_events={t.event_id for t in tickets}, results=records.member_results(member),
+        event_types=EVENT_TYPES, card_qr=qr.svg(_card_url(member))))
+
+
+@bp.route("/me/move", methods=["POST"])
+def move_card():
+    """R-MEM-1: "Move to a new phone", on the phone that holds the card: a one-time code (six
+    digits, ten minutes, once) and a QR code of the claim link for the new phone. htmx swaps it into
+    /me; without script it is a page of its own."""
+    member = current_member()
+    if member is None:
+        abort(403)
+    code, expires = membership.issue_code(member)
+    db.session.commit()
+    league = db.session.get(League, member.league_id)
+    return _private(page_or_fragment("play/me_move.html", "play/_move_code.html",
+                                     **_code_context(code, expires, league)))
+
+
+def _code_context(code: str, expires: dt.datetime, league: League) -> dict:
+    """A one-time code as the pages show it: "123 456", until when (the league's local time), and
+    the claim link with its QR code."""
+    link = url_for("play.claim_card", code=code, _external=True)
+    try:
+        zone = ZoneInfo(league.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = None
+    until = expires.replace(tzinfo=dt.timezone.utc).astimezone(zone)
+    # Not qr.svg: its cache would keep the code in memory after it is used.
+    return {"code": f"{code[:3]} {code[3:]}", "until": until.strftime("%H:%M"),
+            "minutes": int(membership.CODE_LIFETIME.total_seconds() // 60),
+            "claim_link": link, "claim_qr": qr.svg.__wrapped__(link)}
+
+
+@bp.route("/me/sign-out-others", methods=["POST"])
+def sign_out_others():
+    """R-MEM-1: "Sign out my other phones": a new cookie secret (a lost phone forgets the member);
+    this phone keeps the card."""
+    member = current_member()
+    if member is None:
+        abort(403)
+    membership.sign_out_other_phones(member)
+    db.session.commit()
+    flash("Your other phones are signed out. This one keeps your card.")
+    return _private(remember(redirect(url_for("play.me"), 303), member))
+
+
+@bp.route("/me/claim", methods=["GET", "POST"])
+@limiter.limit(CLAIM_RATE_LIMIT, methods=["POST"])
+def claim_card():
+    """R-MEM-1: the new phone takes the card with the one-time code (typed, or from the QR link,
+    which only fills the form in: a link checker opening it uses nothing up). A wrong, used or
+    expired code is refused and changes nothing; tries are rate-limited (10 a minute)."""
+    error = None
+    code = request.values.get("code", "")[:20]
+    if request.method == "POST":
+        member = membership.claim_code(code)
+        if member is None:
+            db.session.rollback()
+            error = ("That code didn't work: it is wrong, already used, or older than ten minutes. "
+                     "Ask for a new one (Me → Move to a new phone, or the host).")
+        else:
+            if request.form.get("sign_out_others") == "yes":
+                membership.sign_out_other_phones(member)
+            db.session.commit()
+            flash(f"Your member card is on this phone now, {member.name}.")
+            return _private(remember(redirect(url_for("play.me"), 303), member))
+    return _private(render_template("play/claim.html", code=code, error=error,
+                                    holder=current_member()), 422 if error else 200)
+
+
+@bp.errorhandler(429)
+def _too_many(error):
+    """The claim form's rate limit (and any other on this blueprint): say so plainly."""
+    return _private(render_template("play/claim.html", code="", holder=current_member(),
+                                    error="Too many tries: wait a minute, then enter the code again."), 429)
+
+
+@bp.route("/cards/<card_code>")
+def member_card(card_code: str):
+    """R-MEM-1: what a member card's QR code opens. For a logged-in host or organiser of the member's
+    league: the member (name, under-21 and photo-ID state, R-MEM-1) and a check-in button for each of
+    their open games today (the roster's walk-in, R-LATE-1/4). For anyone else: whose card it is
+    (first name only), nothing private. The page never repeats the card's secret."""
+    member = db.session.scalar(db.select(Member).where(Member.card_code == card_code))
+    if member is None:
+        abort(404, description="No member card has that code.")
+    if not (current_user.is_authenticated and current_user.league_id == member.league_id):
+        viewer = current_member()
+        return _private(render_template("play/card.html", member=member, host_view=False,
+                                        own=viewer is not None and viewer.id == member.id))
+    league = db.session.get(League, member.league_id)
+    today = _local_today(league)
+    games = [(event, nights.entry_of(event, member)) for event in records.nights_from(league, today)
+             if (event.status == "running" or event.date == today) and runs(event)]
+    return _private(render_template("play/card.html", member=member, host_view=True, games=games, own=False))
+
+
+@bp.route("/member-codes", methods=["POST"])
+@login_required
+def host_move_code():
+    """R-MEM-1: the host gives a member a one-time code to move their card to a new phone (a lost or
+    new phone): from the walk-in search or the member's card. The host reads the code out, or the new
+    phone scans the QR code; the member's other phones can be signed out when it is claimed."""
+    raw = request.form.get("member", "")
+    member = db.session.get(Member, int(raw)) if raw.isdigit() else None
+    if member is None or member.league_id != current_user.league_id:
+        abort(404, description="No such member in your league.")
+    code, expires = membership.issue_code(member, issued_by=current_user.id)
+    db.session.commit()
+    back = request.form.get("event", "")
+    event = db.session.get(Event, int(back)) if back.isdigit() else None
+    if event is not None and not runs(event):
+        event = None
+    return _private(render_template("play/host_code.html", member=member, event=event,
+                                    **_code_context(code, expires, current_user.league)))

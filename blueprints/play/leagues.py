@@ -1,0 +1,181 @@
+"""League pages anyone can open, no login (issue 5): the home page, and each league's home, month
+and season standings with a name search, qualifiers, each night's results and coming nights."""
+import datetime as dt
+
+from flask import abort, make_response, render_template, request
+
+import records
+from blueprints import page_or_fragment
+from blueprints.live import event_or_404
+from blueprints.play import _local_today, _prereg, bp
+from extensions import db
+from league.events import EVENT_TYPES
+from league.members import name_key
+from league.standings import SEASON_TABLE_SIZE, StandingRow, top_with_ties
+from membership import current_member
+from models import Event, League
+
+HOME_TABLE_SIZE = 10  # the league home shows the top of the month's table, ties included
+RECENT_NIGHTS = 5
+TABLE_ID = "standings-table"  # the search swaps only this element (see _standings)
+
+
+@bp.route("/")
+def home():
+    """The home page: tonight's events (to their clock) and each league's page (issue 5)."""
+    today = dt.date.today()
+    tonight = db.session.scalars(db.select(Event).where(Event.date == today).order_by(Event.start_time)).all()
+    leagues = db.session.scalars(db.select(League).order_by(League.name)).all()
+    return render_template("play/home.html", tonight=tonight, leagues=leagues)
+
+
+@bp.route("/leagues/<slug>")
+def league_home(slug: str):
+    """R-STD-1: a league's home: tonight's clocks, the top of this month's table (or the latest
+    month with results), the latest nights' results, and links to every public page."""
+    league = _league_or_404(slug)
+    today = _local_today(league)
+    month = today.strftime("%Y-%m")
+    table = records.month_standings(league, month)
+    if not table:
+        months = records.league_months(league)
+        if months:
+            month = months[0]
+            table = records.month_standings(league, month)
+    first, _ = records.parse_month(month)
+    return render_template(
+        "play/league.html", league=league, month=month, year=month[:4], month_label=first.strftime("%B %Y"),
+        rows=top_with_ties(table, HOME_TABLE_SIZE), total=len(table), q="", table_id=TABLE_ID,
+        me_row=_my_row(league, table),
+        live=[e for e in records.nights_from(league, today) if e.status == "running"],
+        recent=records.settled_nights(league, limit=RECENT_NIGHTS), event_types=EVENT_TYPES)
+
+
+@bp.route("/leagues/<slug>/months/<month>")
+def month_standings(slug: str, month: str):
+    """R-STD-1: a month's standings (ranks shared on equal points) and its nights' results; `?q=`
+    filters the table by name, and an htmx search gets the table alone. A phone with a member in the
+    table gets "Jump to me" and their row marked."""
+    league = _league_or_404(slug)
+    first, following = _month_or_404(month)
+    months = _with(records.league_months(league), month)
+    position = months.index(month)
+    table = records.month_standings(league, month)
+    return _standings(
+        "play/month.html", "play/_month.html", league=league, month=month, year=month[:4],
+        title=f"{first.strftime('%B %Y')} standings · {league.name}", month_label=first.strftime("%B %Y"),
+        table=table, me_row=_my_row(league, table),
+        nights=records.settled_nights(league, first, following),
+        newer=months[position - 1] if position > 0 else None,
+        older=months[position + 1] if position + 1 < len(months) else None, event_types=EVENT_TYPES)
+
+
+@bp.route("/leagues/<slug>/seasons/<int:year>")
+def season_standings(slug: str, year: int):
+    """R-STD-2: the season table as published: the Top 50, and everyone tied with 50th; `?q=`
+    filters it by name, and an htmx search gets the table alone. A phone with a member in the table
+    gets "Jump to me" (or, below the Top 50, their rank and points)."""
+    league = _league_or_404(slug)
+    try:
+        table = records.year_standings(league, year)
+    except ValueError:
+        abort(404)
+    years = _with(sorted({m[:4] for m in records.league_months(league)}, reverse=True), str(year))
+    position = years.index(str(year))
+    latest = next((m for m in records.league_months(league) if m.startswith(str(year))), f"{year}-12")
+    return _standings(
+        "play/season.html", "play/_season.html", league=league, year=str(year), month=latest,
+        title=f"{year} season · {league.name}", table=top_with_ties(table, SEASON_TABLE_SIZE),
+        me_row=_my_row(league, table), players=len(table), top=SEASON_TABLE_SIZE,
+        newer=years[position - 1] if position > 0 else None,
+        older=years[position + 1] if position + 1 < len(years) else None)
+
+
+@bp.route("/leagues/<slug>/months/<month>/qualifiers")
+def month_qualifiers(slug: str, month: str):
+    """R-QUAL-1..5, R-FIN: the month's Monthly Final ticket holders (with the night each came from),
+    the Top-10 Shoot-out and the High-roller Final entrants with their starting stacks."""
+    league = _league_or_404(slug)
+    first, _ = _month_or_404(month)
+    months = _with(records.league_months(league), month)
+    position = months.index(month)
+    return page_or_fragment(
+        "play/qualifiers.html", "play/_qualifiers.html", league=league, month=month, year=month[:4],
+        title=f"{first.strftime('%B %Y')} finals · {league.name}", month_label=first.strftime("%B %Y"),
+        tickets=records.ticket_holders(league, month), qualifiers=records.qualifiers(league, month),
+        newer=months[position - 1] if position > 0 else None,
+        older=months[position + 1] if position + 1 < len(months) else None)
+
+
+@bp.route("/events/<int:event_id>/results")
+def event_results(event_id: int):
+    """R-PTS-1..8, R-QUAL-1/2: a settled night's finishing order, points and the Monthly Final
+    tickets it gave; a night not settled yet has no results page (404)."""
+    event = event_or_404(event_id)
+    if event.status != "settled":
+        abort(404, description="this night's results are not settled yet")
+    return render_template("play/results.html", event=event, league=event.league, month=event.month,
+                           year=event.month[:4], kind=EVENT_TYPES.get(event.event_type),
+                           entries=records.finishers(event), ticketed=records.ticketed(event))
+
+
+@bp.route("/leagues/<slug>/nights")
+def coming_nights(slug: str):
+    """Issue 5 (no rule governs the calendar): the league's coming nights, venue by venue: running
+    now or scheduled from today (the league's local date), each linked to its live clock (R-CLOCK-3).
+    A phone holding a member card of the league gets each night's pre-registration (R-LATE-3)."""
+    league = _league_or_404(slug)
+    today = _local_today(league)
+    by_venue: dict[str, list[Event]] = {}
+    coming = records.nights_from(league, today)
+    for night in coming:
+        by_venue.setdefault(night.venue.name, []).append(night)
+    member = current_member()
+    prereg = {night.id: _prereg(night) for night in coming} if member and member.league_id == league.id else {}
+    response = make_response(render_template(
+        "play/nights.html", league=league, today=today, month=today.strftime("%Y-%m"), year=str(today.year),
+        by_venue=sorted(by_venue.items(), key=lambda v: v[0].casefold()), event_types=EVENT_TYPES,
+        prereg=prereg))
+    response.vary.add("Cookie")  # the pre-registration buttons are this phone's own
+    return response
+
+
+# ---- Helpers: parsing, and reads for these pages ----
+
+def _league_or_404(slug: str) -> League:
+    league = records.find_league(slug)
+    if league is None or league.slug != slug:  # a league's public address is its slug, nothing else
+        abort(404, description=f"no league {slug!r}")
+    return league
+
+
+def _month_or_404(month: str) -> tuple[dt.date, dt.date]:
+    try:
+        return records.parse_month(month)
+    except ValueError:
+        abort(404)
+
+
+def _with(periods: list[str], period: str) -> list[str]:
+    """The pager's periods (newest first), including the one asked for even when it has no results."""
+    return periods if period in periods else sorted({*periods, period}, reverse=True)
+
+
+def _standings(page: str, section: str, *, table, **context):
+    """A standings page (month or season): the whole section, or for the name search (htmx aimed at
+    the table) the table alone. `?q=` keeps the full table's ranks: a filter, not a new table."""
+    query = request.args.get("q", "").strip()[:80]
+    wanted = name_key(query)
+    rows = [row for row in table if wanted in name_key(row.player)] if wanted else table
+    fragment = "play/_standings_table.html" if request.headers.get("HX-Target") == TABLE_ID else section
+    response = page_or_fragment(page, fragment, rows=rows, total=len(table), q=query, table_id=TABLE_ID,
+                                **context)
+    response.vary.add("HX-Target")  # the same URL answers the section or the table alone
+    response.vary.add("Cookie")  # "Jump to me" is this phone's own
+    return response
+
+
+def _my_row(league: League, table: list[StandingRow]) -> StandingRow | None:
+    """R-STD-1/2: this phone's member's row in a table of their league, for "Jump to me"."""
+    member = current_member()
+    return records.row_of(table, member.id) if member is not None and member.league_id == league.id else None

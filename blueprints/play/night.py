@@ -1,0 +1,195 @@
+"""Tonight's game from a player's phone (and the big screen): the event's live clock, this phone's
+entry in it, the screen for a TV, check-in from the QR code, the deal ballot, and pre-registration
+for a coming night."""
+import hmac
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from limits import parse as parse_limit
+
+import clocks
+import journal
+import nights
+import qr
+from blueprints import page_or_fragment
+from blueprints.live import announce, event_or_404
+from blueprints.play import _me, _prereg, _private, bp
+from extensions import db, limiter
+from membership import current_member, remember
+from models import Event
+
+
+@bp.route("/events/<int:event_id>")
+def event(event_id: int):
+    """R-CLOCK-1..3: the event's live clock on a player's phone."""
+    event = event_or_404(event_id)
+    return render_template("play/event.html", event=event, clock=clocks.payload(event), me=_me(event),
+                           prereg=_prereg(event))
+
+
+@bp.route("/events/<int:event_id>/me")
+def my_entry(event_id: int):
+    """R-SEAT-1..4, R-PTS: this phone's member in the event: waiting, their table and seat, or where
+    they finished and their points. Only their own. `?was=` is the seat the phone showed: a new seat
+    comes with an alert ("You moved", their first seat, the final table). `?stream=1`: the clock
+    page, where the stream's seat digest says when to refresh (a slow poll is the fallback)."""
+    event = event_or_404(event_id)
+    return _private(render_template("play/_me.html", event=event, me=_me(event, request.args.get("was")),
+                                    streamed=request.args.get("stream") == "1"))
+
+
+@bp.route("/events/<int:event_id>/screen")
+def screen(event_id: int):
+    """R-CLOCK-1..3: the big screen for a TV: huge digits, blinds, next level, players left, average stack."""
+    event = event_or_404(event_id)
+    # R-MEM-1: the check-in QR shows only on a screen the host opened (its link carries the code),
+    # so the public screen URL does not give the check-in link away.
+    code = request.args.get("code", "")
+    check_in = None
+    if code and hmac.compare_digest(code, event.check_in_code) and event.status in nights.OPEN_EVENTS:
+        check_in = url_for("play.check_in", code=event.check_in_code, _external=True)
+    return render_template("play/screen.html", event=event, clock=clocks.payload(event), check_in=check_in,
+                           qr_svg=qr.svg(check_in) if check_in else None)
+
+
+def _check_in_event(code: str):
+    event = nights.event_for_check_in(code)
+    if event is None:
+        abort(404, description="This check-in link has ended or is wrong: ask the host for tonight's QR code.")
+    return event
+
+
+@bp.route("/check-in/<code>", methods=["GET", "POST"])
+def check_in(code: str):
+    """R-MEM-1, R-LATE-1/4: check in from the QR code: one tap for a phone that knows its member,
+    otherwise join the league on the spot (free, 18+). The host then confirms the arrival."""
+    event = _check_in_event(code)
+    member = current_member()
+    if member is not None and member.league_id != event.league_id:
+        member = None
+    entry = nights.entry_of(event, member) if member else None
+    error = None
+    if request.method == "POST":
+        try:
+            if member is None:
+                form = request.form
+                member = nights.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
+                                     form.get("under_21") == "yes", form.get("contact", ""))
+            entry = nights.check_in(event, member)
+        except nights.Refused as refused:
+            db.session.rollback()
+            error = str(refused)
+        else:
+            clocks.touch(event)  # the host's roster hears of the arrival at once
+            db.session.commit()
+            announce(event)
+            response = redirect(url_for("play.check_in", code=code), 303)
+            return remember(response, member)
+    return render_template("play/check_in.html", event=event, member=member, entry=entry, error=error,
+                           form=request.form), 422 if error else 200
+
+
+@bp.route("/events/<int:event_id>/deal", methods=["GET", "POST"])
+def deal(event_id: int):
+    """R-PAY-2, R-PTS-7: the deal on the ballot, on a remaining player's own phone: the split
+    offered to each player and a secret Yes/No (one "no" voids it)."""
+    event = event_or_404(event_id)
+    me = _me(event)
+    entry = me["entry"] if me else None
+    error = None
+    if request.method == "POST":
+        if entry is None:
+            abort(403)
+        try:
+            nights.vote(event, entry, request.form.get("vote") == "yes")
+        except nights.Refused as refused:
+            db.session.rollback()
+            error = str(refused)
+        else:
+            clocks.touch(event)
+            db.session.commit()
+            announce(event)
+            return redirect(url_for("play.deal", event_id=event.id), 303)
+    offer = nights.deal_offer(event) if event.deal_status in ("open", "agreed") and event.deal_method else None
+    return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,
+                           ballot=nights.ballot(event), players=nights.deal_players(event) or [
+                               e for e in nights.field(event) if e.chips_at_deal is not None]), 422 if error else 200
+
+
+# ---- Pre-registration from the player's own phone (R-LATE-3, issue 4 item 3) ----
+# Only ever for this phone's member (the signed cookie says who): the entry is found from the
+# member, never from the form, so nobody can pre-register or cancel for someone else.
+
+# A player taps a few times at most; keyed by member, not address, because a pub's phones share one.
+PREREG_RATE_LIMIT = parse_limit("12 per minute")
+
+
+def _prereg_block(event: Event, status: int = 200, **extra):
+    return _private(page_or_fragment("play/prereg.html", "play/_prereg.html", status, p=_prereg(event, **extra)))
+
+
+@bp.route("/events/<int:event_id>/prereg")
+def prereg(event_id: int):
+    """R-LATE-3: this phone's pre-registration for the night: the Pre-register button, or the state
+    of theirs with Cancel; a page of its own, or the block alone for htmx."""
+    return _prereg_block(event_or_404(event_id))
+
+
+@bp.route("/events/<int:event_id>/prereg", methods=["POST"])
+def prereg_self(event_id: int):
+    """R-LATE-3/4, R-MEM-1: pre-register this phone's member for a coming night of their league, one
+    tap before play starts. A free night puts their stack in play at once; a night with a buy-in
+    waits for the host to confirm it was paid (nights.self_pre_register). Journaled: the host sees it
+    as the roster's last action and can undo it."""
+    return _prereg_write(event_id, cancel=False)
+
+
+@bp.route("/events/<int:event_id>/prereg/cancel", methods=["POST"])
+def prereg_cancel(event_id: int):
+    """R-LATE-3: this phone's member cancels their own pre-registration (or request) before play
+    starts. Journaled and undoable by the host."""
+    return _prereg_write(event_id, cancel=True)
+
+
+def _prereg_write(event_id: int, cancel: bool):
+    """R-LATE-3: one player's pre-registration write as one transaction under the event's write lock,
+    then every screen of the event hears of it (the roster, the clock's players left)."""
+    event = event_or_404(event_id)
+    phone = current_member()
+    if phone is None:
+        return _prereg_block(event, 403, error="This phone doesn't hold your member card yet, so it can't "
+                                               "pre-register you: get your card on it first.")
+    if phone.league_id != event.league_id:
+        return _prereg_block(event, 403, error=f"This night is in {event.league.name}; your member card is "
+                                               "for another league.")
+    if limiter.enabled and not limiter.limiter.hit(PREREG_RATE_LIMIT, "prereg", str(phone.id)):
+        response = _prereg_block(event, 429, error="Too many taps: wait a minute, then try again.")
+        response.headers["Retry-After"] = "60"
+        return response
+    name = phone.name
+    # As the host's roster does: end the read transaction, then take the event's write lock before
+    # reading again, so this tap and a host's tap on the same night can't interleave.
+    db.session.commit()
+    clocks.touch(event)
+    try:
+        if cancel:
+            log = journal.Journal(event, None, "self_prereg_cancel",
+                                  f"{name} cancelled their pre-registration on their phone")
+            nights.cancel_pre_registration(event, phone, log)
+            message = "Your pre-registration is cancelled."
+        else:
+            log = journal.Journal(event, None, "self_prereg", f"{name} pre-registered on their phone")
+            entry = nights.self_pre_register(event, phone, log, adult=request.form.get("adult") == "yes")
+            message = "Done: you're in."
+            if entry.status == nights.REQUESTED:
+                log.action.summary = f"{name} asked on their phone to pre-register (${event.buy_in} buy-in to confirm)"
+                message = "Sent to the host."
+        log.record()
+    except nights.Refused as refused:
+        db.session.rollback()
+        return _prereg_block(event, 422, error=str(refused))
+    db.session.commit()
+    announce(event)
+    if request.headers.get("HX-Request") == "true":
+        return _prereg_block(event, message=message)
+    flash(message)
+    return _private(redirect(url_for("play.prereg", event_id=event.id), 303))
