@@ -2,7 +2,7 @@
 
 On an empty database, load_if_empty() writes "Harbour City Poker League" (free-to-play, pass-down on):
 four pubs, ~120 members, an organiser and a host login, the previous calendar month and this month
-up to yesterday of settled nights (relative to date.today(), so the demo always looks current), and
+up to yesterday of settled nights (relative to the league's today, so the demo always looks current), and
 tonight's game in progress with its clock running, plus tomorrow's game scheduled.
 
 The past nights go through records.import_results, so points (R-PTS) and Monthly Final tickets
@@ -271,10 +271,10 @@ def load_if_empty(today: dt.date | None = None) -> bool:
 
     if db.session.scalar(db.select(League.id).limit(1)) is not None:
         return False
-    today = today or dt.date.today()
     rng = random.Random(SEED)
 
     league = records.create_league(LEAGUE_NAME, "free")
+    today = today or league.today()
     venues = {}
     for name, address, _, _ in VENUES:
         venues[name] = Venue(league_id=league.id, name=name, address=address)

@@ -5,6 +5,7 @@ import datetime as dt
 import re
 import secrets
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint, event
@@ -42,6 +43,17 @@ class League(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     venues: Mapped[list[Venue]] = relationship(back_populates="league", order_by="Venue.name")
+
+    def zone(self) -> dt.tzinfo:
+        """The time zone of the league's venues (UTC if the setting names none known)."""
+        try:
+            return ZoneInfo(self.timezone)
+        except (ZoneInfoNotFoundError, ValueError, TypeError):
+            return dt.timezone.utc
+
+    def today(self) -> dt.date:
+        """Today at the league's venues (R-STD-1 counts the venue's local date), not the server's."""
+        return dt.datetime.now(self.zone()).date()
 
 
 class Venue(db.Model):

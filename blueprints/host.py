@@ -50,9 +50,9 @@ def home():
 
 def _home(form: NightForm | None = None, status: int = 200):
     events = db.session.scalars(db.select(Event).where(
-        Event.league_id == current_user.league_id, Event.date >= dt.date.today() - dt.timedelta(days=1),
+        Event.league_id == current_user.league_id, Event.date >= current_user.league.today() - dt.timedelta(days=1),
         Event.status != "settled").order_by(Event.date, Event.start_time)).all()
-    form = form or _my_night_form(NightForm(formdata=None, date=dt.date.today(), template="thpa_nightly"))
+    form = form or _my_night_form(NightForm(formdata=None, date=current_user.league.today(), template="thpa_nightly"))
     return render_template("host/home.html", events=[e for e in events if runs(e)], form=form), status
 
 

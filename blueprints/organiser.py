@@ -36,7 +36,7 @@ def home():
     """The organiser's start: their league's latest month."""
     league = current_user.league
     months = records.league_months(league)
-    month = months[0] if months else dt.date.today().strftime("%Y-%m")
+    month = months[0] if months else league.today().strftime("%Y-%m")
     return redirect(url_for("organiser.month", slug=league.slug, month=month))
 
 
@@ -138,9 +138,9 @@ def _night_choices(form, league):
 
 def _nights(league, form=None, status=200):
     upcoming = db.session.scalars(db.select(Event).where(
-        Event.league_id == league.id, Event.date >= dt.date.today() - dt.timedelta(days=1),
+        Event.league_id == league.id, Event.date >= league.today() - dt.timedelta(days=1),
         Event.status != "settled").order_by(Event.date, Event.start_time)).all()
-    form = form or _night_choices(NightForm(formdata=None, date=dt.date.today(), template="thpa_nightly"), league)
+    form = form or _night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly"), league)
     assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league)
               for e in upcoming}
     return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,

@@ -11,21 +11,19 @@ the same whichever module holds the view:
 - card:    the player's own pages: /me, the member card, moving the card to a new phone
 
 This module holds the blueprint and the helpers more than one of them uses."""
-import datetime as dt
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, make_response
 
 import nights
 from membership import current_member
-from models import Event, League
+from models import Event
 
 bp = Blueprint("play", __name__)
 
 PRIVATE = {"Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex"}
 
 
-def _private(response, status: int | None = None):
+def private(response, status: int | None = None):
     """No cache (shared or the browser's back-forward store) keeps a member's page, and the URL
     (a card's secret) goes to nobody in a Referer header."""
     response = make_response(response)
@@ -36,15 +34,7 @@ def _private(response, status: int | None = None):
     return response
 
 
-def _local_today(league: League) -> dt.date:
-    """Today at the league's venues (R-STD-1 counts the venue's local date), not the server's."""
-    try:
-        return dt.datetime.now(ZoneInfo(league.timezone)).date()
-    except (ZoneInfoNotFoundError, ValueError):
-        return dt.date.today()
-
-
-def _me(event: Event, was: str | None = None) -> dict | None:
+def phone_entry(event: Event, was: str | None = None) -> dict | None:
     """R-SEAT-1..4, R-CHIP-3: this phone's member's entry for play/_me.html, or None: bonus chips, its
     bucket of the seat digest, and the seat notice against `was` (the seat the phone showed). While
     a notice shows, the phone keeps sending the old seat, so a refresh keeps it until "Got it"."""
@@ -57,7 +47,7 @@ def _me(event: Event, was: str | None = None) -> dict | None:
             "notice": notice, "seat": seat, "was": was if notice else seat}
 
 
-def _prereg(event: Event, **extra) -> dict:
+def prereg_state(event: Event, **extra) -> dict:
     """R-LATE-3: what the pre-registration block (play/_prereg.html) shows this phone for the event."""
     phone = current_member()
     member = phone if phone is not None and phone.league_id == event.league_id else None

@@ -3,7 +3,6 @@ opens, moving the card to a new phone (a one-time code, from the player or the h
 out their other phones. The blueprint's 429 handler lives here too: the claim form's rate limit is
 what it is for."""
 import datetime as dt
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -14,7 +13,7 @@ import qr
 import records
 from blueprints import page_or_fragment
 from blueprints.host import runs
-from blueprints.play import _local_today, _me, _private, bp
+from blueprints.play import phone_entry, private, bp
 from extensions import db, limiter
 from league.events import EVENT_TYPES
 from membership import current_member, remember
@@ -44,20 +43,20 @@ def me():
     member card's QR code for the host. Without a member cookie: how to get one."""
     member = current_member()
     if member is None:
-        return _private(render_template("play/me_none.html"))
+        return private(render_template("play/me_none.html"))
     league = db.session.get(League, member.league_id)
-    today = _local_today(league)
+    today = league.today()
     month = today.strftime("%Y-%m")
     month_table = records.month_standings(league, month)
     season_table = records.year_standings(league, today.year)
     live = records.member_live_entry(member, today - dt.timedelta(days=1))
     in_shootout, shootout_cut = records.shootout_standing(month_table, member.id)
     tickets = records.member_tickets(member)
-    return _private(render_template(
+    return private(render_template(
         "play/me.html", member=member, league=league, month=month, year=str(today.year),
         month_label=today.strftime("%B %Y"), month_row=records.row_of(month_table, member.id),
         month_players=len(month_table), season_row=records.row_of(season_table, member.id),
-        season_players=len(season_table), live=live, live_me=live and _me(live.event),
+        season_players=len(season_table), live=live, live_me=live and phone_entry(live.event),
         in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
         ticket_events={t.event_id for t in tickets}, results=records.member_results(member),
         event_types=EVENT_TYPES, card_qr=qr.svg(_card_url(member))))
@@ -74,7 +73,7 @@ def move_card():
     code, expires = membership.issue_code(member)
     db.session.commit()
     league = db.session.get(League, member.league_id)
-    return _private(page_or_fragment("play/me_move.html", "play/_move_code.html",
+    return private(page_or_fragment("play/me_move.html", "play/_move_code.html",
                                      **_code_context(code, expires, league)))
 
 
@@ -82,11 +81,7 @@ def _code_context(code: str, expires: dt.datetime, league: League) -> dict:
     """A one-time code as the pages show it: "123 456", until when (the league's local time), and
     the claim link with its QR code."""
     link = url_for("play.claim_card", code=code, _external=True)
-    try:
-        zone = ZoneInfo(league.timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = None
-    until = expires.replace(tzinfo=dt.timezone.utc).astimezone(zone)
+    until = expires.replace(tzinfo=dt.timezone.utc).astimezone(league.zone())
     # Not qr.svg: its cache would keep the code in memory after it is used.
     return {"code": f"{code[:3]} {code[3:]}", "until": until.strftime("%H:%M"),
             "minutes": int(membership.CODE_LIFETIME.total_seconds() // 60),
@@ -103,7 +98,7 @@ def sign_out_others():
     membership.sign_out_other_phones(member)
     db.session.commit()
     flash("Your other phones are signed out. This one keeps your card.")
-    return _private(remember(redirect(url_for("play.me"), 303), member))
+    return private(remember(redirect(url_for("play.me"), 303), member))
 
 
 @bp.route("/me/claim", methods=["GET", "POST"])
@@ -125,15 +120,15 @@ def claim_card():
                 membership.sign_out_other_phones(member)
             db.session.commit()
             flash(f"Your member card is on this phone now, {member.name}.")
-            return _private(remember(redirect(url_for("play.me"), 303), member))
-    return _private(render_template("play/claim.html", code=code, error=error,
+            return private(remember(redirect(url_for("play.me"), 303), member))
+    return private(render_template("play/claim.html", code=code, error=error,
                                     holder=current_member()), 422 if error else 200)
 
 
 @bp.errorhandler(429)
 def _too_many(error):
     """The claim form's rate limit (and any other on this blueprint): say so plainly."""
-    return _private(render_template("play/claim.html", code="", holder=current_member(),
+    return private(render_template("play/claim.html", code="", holder=current_member(),
                                     error="Too many tries: wait a minute, then enter the code again."), 429)
 
 
@@ -148,13 +143,13 @@ def member_card(card_code: str):
         abort(404, description="No member card has that code.")
     if not (current_user.is_authenticated and current_user.league_id == member.league_id):
         viewer = current_member()
-        return _private(render_template("play/card.html", member=member, host_view=False,
+        return private(render_template("play/card.html", member=member, host_view=False,
                                         own=viewer is not None and viewer.id == member.id))
     league = db.session.get(League, member.league_id)
-    today = _local_today(league)
+    today = league.today()
     games = [(event, nights.entry_of(event, member)) for event in records.nights_from(league, today)
              if (event.status == "running" or event.date == today) and runs(event)]
-    return _private(render_template("play/card.html", member=member, host_view=True, games=games, own=False))
+    return private(render_template("play/card.html", member=member, host_view=True, games=games, own=False))
 
 
 @bp.route("/member-codes", methods=["POST"])
@@ -173,5 +168,5 @@ def host_move_code():
     event = db.session.get(Event, int(back)) if back.isdigit() else None
     if event is not None and not runs(event):
         event = None
-    return _private(render_template("play/host_code.html", member=member, event=event,
+    return private(render_template("play/host_code.html", member=member, event=event,
                                     **_code_context(code, expires, current_user.league)))

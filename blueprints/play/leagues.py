@@ -3,11 +3,12 @@ and season standings with a name search, qualifiers, each night's results and co
 import datetime as dt
 
 from flask import abort, make_response, render_template, request
+from sqlalchemy.orm import joinedload
 
 import records
 from blueprints import page_or_fragment
 from blueprints.live import event_or_404
-from blueprints.play import _local_today, _prereg, bp
+from blueprints.play import prereg_state, bp
 from extensions import db
 from league.events import EVENT_TYPES
 from league.members import name_key
@@ -23,8 +24,11 @@ TABLE_ID = "standings-table"  # the search swaps only this element (see _standin
 @bp.route("/")
 def home():
     """The home page: tonight's events (to their clock) and each league's page (issue 5)."""
+    # "Tonight" is each league's own date (R-STD-1): the server's may be a day off a league's venues.
     today = dt.date.today()
-    tonight = db.session.scalars(db.select(Event).where(Event.date == today).order_by(Event.start_time)).all()
+    near = db.session.scalars(db.select(Event).options(joinedload(Event.league)).where(
+        Event.date.between(today - dt.timedelta(days=1), today + dt.timedelta(days=1))).order_by(Event.start_time))
+    tonight = [event for event in near if event.date == event.league.today()]
     leagues = db.session.scalars(db.select(League).order_by(League.name)).all()
     return render_template("play/home.html", tonight=tonight, leagues=leagues)
 
@@ -34,7 +38,7 @@ def league_home(slug: str):
     """R-STD-1: a league's home: tonight's clocks, the top of this month's table (or the latest
     month with results), the latest nights' results, and links to every public page."""
     league = _league_or_404(slug)
-    today = _local_today(league)
+    today = league.today()
     month = today.strftime("%Y-%m")
     table = records.month_standings(league, month)
     if not table:
@@ -125,13 +129,13 @@ def coming_nights(slug: str):
     now or scheduled from today (the league's local date), each linked to its live clock (R-CLOCK-3).
     A phone holding a member card of the league gets each night's pre-registration (R-LATE-3)."""
     league = _league_or_404(slug)
-    today = _local_today(league)
+    today = league.today()
     by_venue: dict[str, list[Event]] = {}
     coming = records.nights_from(league, today)
     for night in coming:
         by_venue.setdefault(night.venue.name, []).append(night)
     member = current_member()
-    prereg = {night.id: _prereg(night) for night in coming} if member and member.league_id == league.id else {}
+    prereg = {night.id: prereg_state(night) for night in coming} if member and member.league_id == league.id else {}
     response = make_response(render_template(
         "play/nights.html", league=league, today=today, month=today.strftime("%Y-%m"), year=str(today.year),
         by_venue=sorted(by_venue.items(), key=lambda v: v[0].casefold()), event_types=EVENT_TYPES,

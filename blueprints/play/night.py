@@ -12,7 +12,7 @@ import nights
 import qr
 from blueprints import page_or_fragment
 from blueprints.live import announce, event_or_404
-from blueprints.play import _me, _prereg, _private, bp
+from blueprints.play import phone_entry, prereg_state, private, bp
 from extensions import db, limiter
 from membership import current_member, remember
 from models import Event
@@ -22,8 +22,8 @@ from models import Event
 def event(event_id: int):
     """R-CLOCK-1..3: the event's live clock on a player's phone."""
     event = event_or_404(event_id)
-    return render_template("play/event.html", event=event, clock=clocks.payload(event), me=_me(event),
-                           prereg=_prereg(event))
+    return render_template("play/event.html", event=event, clock=clocks.payload(event), me=phone_entry(event),
+                           prereg=prereg_state(event))
 
 
 @bp.route("/events/<int:event_id>/me")
@@ -33,7 +33,7 @@ def my_entry(event_id: int):
     comes with an alert ("You moved", their first seat, the final table). `?stream=1`: the clock
     page, where the stream's seat digest says when to refresh (a slow poll is the fallback)."""
     event = event_or_404(event_id)
-    return _private(render_template("play/_me.html", event=event, me=_me(event, request.args.get("was")),
+    return private(render_template("play/_me.html", event=event, me=phone_entry(event, request.args.get("was")),
                                     streamed=request.args.get("stream") == "1"))
 
 
@@ -93,7 +93,7 @@ def deal(event_id: int):
     """R-PAY-2, R-PTS-7: the deal on the ballot, on a remaining player's own phone: the split
     offered to each player and a secret Yes/No (one "no" voids it)."""
     event = event_or_404(event_id)
-    me = _me(event)
+    me = phone_entry(event)
     entry = me["entry"] if me else None
     error = None
     if request.method == "POST":
@@ -124,7 +124,7 @@ PREREG_RATE_LIMIT = parse_limit("12 per minute")
 
 
 def _prereg_block(event: Event, status: int = 200, **extra):
-    return _private(page_or_fragment("play/prereg.html", "play/_prereg.html", status, p=_prereg(event, **extra)))
+    return private(page_or_fragment("play/prereg.html", "play/_prereg.html", status, p=prereg_state(event, **extra)))
 
 
 @bp.route("/events/<int:event_id>/prereg")
@@ -192,4 +192,4 @@ def _prereg_write(event_id: int, cancel: bool):
     if request.headers.get("HX-Request") == "true":
         return _prereg_block(event, message=message)
     flash(message)
-    return _private(redirect(url_for("play.prereg", event_id=event.id), 303))
+    return private(redirect(url_for("play.prereg", event_id=event.id), 303))
