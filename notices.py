@@ -3,9 +3,9 @@ process holding that event's live connections.
 
 Without REDIS_URL the notices stay in this process; with it they travel through Redis pub/sub,
 so a pause made through process A reaches a phone connected to process B (DESIGN.md "Scale").
-A notice carries only the version: the process that made the change renders the message once
-(`Hub.rendered`), every other process reads the state itself, and a listener that missed notices
-(Redis drops them for a disconnected subscriber) catches up at its next heartbeat.
+A notice carries the version and the message the changing process rendered for it once
+(`Hub.rendered`), so no process reads the state again for it; a listener that missed notices
+(Redis drops them for a disconnected subscriber) reads it itself at its next heartbeat.
 """
 from __future__ import annotations
 
@@ -106,6 +106,13 @@ class Hub:
         cached = self._rendered.get(event_id)
         return cached if cached and cached[0] >= version else None
 
+    def keep(self, event_id: int, version: int, message: bytes) -> None:
+        """Cache a message another process rendered, unless one as new is here already."""
+        with self._render_lock:
+            cached = self._rendered.get(event_id)
+            if not cached or cached[0] < version:
+                self._rendered[event_id] = (version, message)
+
     def rendered(self, event_id: int, version: int, render: Callable[[], tuple[int, object]]):
         """The payload for this version, rendered once per process however many phones listen.
 
@@ -137,10 +144,15 @@ class RedisHub(Hub):
 
     def publish(self, event_id: int, version: int) -> None:
         """Send through Redis (this process hears it back like every other); deliver locally too,
-        so this process's own phones don't wait on the round trip."""
+        so this process's own phones don't wait on the round trip. The message rendered for this
+        version goes along (3 KB), so no other process has to read and render it again."""
         self.deliver(event_id, version)
+        notice = f"{event_id}:{version}:".encode()
+        cached = self._rendered.get(event_id)
+        if cached and cached[0] == version and isinstance(cached[1], bytes):
+            notice += cached[1]
         try:
-            self._redis.publish(self.channel, f"{event_id}:{version}")
+            self._redis.publish(self.channel, notice)
         except Exception:  # the change is committed; other processes catch up at their heartbeat
             log.exception("could not publish a change notice to Redis")
 
@@ -163,7 +175,9 @@ class RedisHub(Hub):
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.channel)
                 for message in pubsub.listen():
-                    event_id, _, version = message["data"].decode().partition(":")
+                    event_id, version, rendered = message["data"].split(b":", 2)
+                    if rendered:
+                        self.keep(int(event_id), int(version), rendered)
                     self.deliver(int(event_id), int(version))
             except Exception:
                 log.exception("Redis notices lost; reconnecting in 1 s")

@@ -106,9 +106,19 @@ def test_redis_carries_a_notice_to_another_process_hub():
     thread, got = waiter(b, 9, 0)
     lonely, nothing = waiter(stranger, 9, 0)
     time.sleep(0.05)
+    a.rendered(9, 1, lambda: (1, b"id: 1\nevent: clock\ndata: <p>a:b</p>\n\n"))
     a.publish(9, 1)
     thread.join(5)
     assert got == [1]
+    # the message rendered once in process A arrives with the notice: B's streams send it as it is
+    assert b.cached(9, 1) == (1, b"id: 1\nevent: clock\ndata: <p>a:b</p>\n\n")
+    b.keep(9, 0, b"older")  # an older message never replaces a newer one
+    assert b.cached(9, 1)[1].startswith(b"id: 1")
+    a.publish(9, 2)  # nothing rendered for 2 here: the notice goes alone, B reads it itself
+    deadline = time.monotonic() + 5
+    while b.wait(9, 1) is None and time.monotonic() < deadline:
+        pass
+    assert b.cached(9, 2) is None and b.cached(9, 1) is not None
     lonely.join(0.2)
     assert nothing == []
     stranger.beat()
