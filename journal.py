@@ -3,6 +3,11 @@ and can be taken back exactly (issue 4: "recorded and undoable").
 
 An action notes each row before it changes it (`touch`) and each row it creates (`created`); undo
 restores the noted values and deletes the created rows, newest action first.
+
+The event's clock (its state, structure, version and shot clock) is not the roster's: it changes
+only through clocks.py's versioned writes, and every host action moves its version on. Undo never
+puts those columns back: undoing a settle or a deal would otherwise turn the version backwards
+(the phones, already past it, would ignore the next change) and move a running clock.
 """
 from __future__ import annotations
 
@@ -28,11 +33,32 @@ def _restore(column, value: Any) -> Any:
     return value
 
 
+# Columns an action never notes nor restores (see the module's docstring).
+NOT_JOURNALLED = {"events": frozenset({
+    "clock_index", "clock_item_elapsed_ms", "clock_running_since_ms", "clock_started", "clock_version",
+    "shot_started_ms", "shot_seat", "structure"})}
+
+
+_MODELS: dict[str, Any] = {}
+_COLUMNS: dict[str, tuple[str, ...]] = {}
+
+
+def _journalled(table) -> tuple[str, ...]:
+    """The column keys an action notes for a row of `table` (computed once per table)."""
+    keys = _COLUMNS.get(table.name)
+    if keys is None:
+        skip = NOT_JOURNALLED.get(table.name, ())
+        keys = _COLUMNS[table.name] = tuple(c.key for c in table.columns if c.key not in skip)
+    return keys
+
+
 def _model(table: str):
-    for mapper in db.Model.registry.mappers:
-        if mapper.local_table.name == table:
-            return mapper.class_
-    raise LookupError(table)
+    if not _MODELS:
+        _MODELS.update({mapper.local_table.name: mapper.class_ for mapper in db.Model.registry.mappers})
+    try:
+        return _MODELS[table]
+    except KeyError:
+        raise LookupError(table) from None
 
 
 class Journal:
@@ -48,7 +74,7 @@ class Journal:
         key = (row.__table__.name, row.id)
         if key not in self._seen:
             self._seen.add(key)
-            values = {c.key: _plain(getattr(row, c.key)) for c in row.__table__.columns}
+            values = {name: _plain(getattr(row, name)) for name in _journalled(row.__table__)}
             self.action.changes.append([key[0], key[1], values])
         return row
 
@@ -72,21 +98,51 @@ def last_action(event: Event) -> Action | None:
                              .order_by(Action.id.desc()).limit(1))
 
 
+def _load(changes: list) -> dict[tuple[str, int], Any]:
+    """The rows an action noted, by (table, id): one query per table and 500 ids (not one per row:
+    undoing a seat draw or a settle notes every entry of the night)."""
+    wanted: dict[str, set[int]] = {}
+    for table, row_id, _ in changes:
+        wanted.setdefault(table, set()).add(row_id)
+    rows: dict[tuple[str, int], Any] = {}
+    for table, ids in wanted.items():
+        model = _model(table)
+        ordered = sorted(ids)
+        for start in range(0, len(ordered), 500):
+            for row in db.session.scalars(db.select(model).where(model.id.in_(ordered[start:start + 500]))):
+                rows[(table, row.id)] = row
+    return rows
+
+
 def undo(action: Action) -> None:
     """Take an action back: restore what it changed and remove what it created (newest first).
-    The action stays in the journal, marked undone. The caller commits."""
-    for table, row_id, before in reversed(action.changes):
-        model = _model(table)
-        row = db.session.get(model, row_id)
+    The action stays in the journal, marked undone. The caller commits.
+
+    A row the action created goes, whatever else the action noted about it (a late entrant is
+    created, then seated). Removals and restorations are flushed in the order they come, so a
+    unique key freed by one is free for the next; runs of either go in one flush."""
+    changes = list(reversed(action.changes))
+    created = {(table, row_id) for table, row_id, before in changes if before is None}
+    rows = _load(changes)
+    removing: bool | None = None
+    for table, row_id, before in changes:
+        if before is not None and (table, row_id) in created:
+            continue
+        if removing is not None and removing != (before is None):
+            db.session.flush()
+        removing = before is None
+        row = rows.get((table, row_id))
         if before is None:
             if row is not None:
                 db.session.delete(row)
             continue
+        model = _model(table)
         if row is None:
-            row = model(id=row_id)
+            row = rows[(table, row_id)] = model(id=row_id)
             db.session.add(row)
+        skip = NOT_JOURNALLED.get(table, ())
         for column in model.__table__.columns:
-            if column.key in before:
+            if column.key in before and column.key not in skip:
                 setattr(row, column.key, _restore(column, before[column.key]))
-        db.session.flush()
+    db.session.flush()
     action.undone_at = utcnow()

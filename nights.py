@@ -204,8 +204,11 @@ def rng() -> random.Random:
     return random.Random(seed) if seed is not None else random.SystemRandom()
 
 
-def seated(event: Event) -> dict[Entry, seating.Seat]:
-    """The players in the game who have a seat, and their seats."""
+def seated(event: Event, entries: list[Entry] | None = None) -> dict[Entry, seating.Seat]:
+    """The players in the game who have a seat, and their seats (from the night's `entries` when given)."""
+    if entries is not None:
+        return {e: seating.Seat(e.table_no, e.seat_no) for e in entries
+                if e.status == "playing" and e.table_no is not None}
     return {e: seating.Seat(e.table_no, e.seat_no) for e in db.session.scalars(db.select(Entry).where(
         Entry.event_id == event.id, Entry.status == "playing", Entry.table_no.is_not(None)))}
 
@@ -234,10 +237,10 @@ def seat_late_arrival(event: Event, entry: Entry, journal: Journal) -> None:
         _seat({entry: seating.seat_late_entrant(current, entry, rng(), event.max_seats)}, journal)
 
 
-def table_plan(event: Event) -> dict:
+def table_plan(event: Event, entries: list[Entry] | None = None) -> dict:
     """What the tables need now: a table to break (R-SEAT-3), the final-table redraw (R-SEAT-4),
     or balancing moves (R-SEAT-2), with the players at each table for the map."""
-    current = seated(event)
+    current = seated(event, entries)
     tables: dict[int, list[tuple[int, Entry]]] = {}
     for entry, seat in current.items():
         tables.setdefault(seat.table, []).append((seat.seat, entry))

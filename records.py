@@ -82,12 +82,18 @@ def settle_tickets(league: League, month: str) -> list[Ticket]:
     A ticket already presented at the Final keeps its presented time if its holder still earns it.
     """
     first, following = parse_month(month)
-    events = db.session.scalars(db.select(Event).options(selectinload(Event.entries), joinedload(Event.venue)).where(
+    events = db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
         Event.league_id == league.id, Event.date >= first, Event.date < following,
         Event.event_type.in_(TICKET_TYPES), Event.status == "settled")).all()
-    results = [EventResult(event.id, settle_order(event),
-                           tuple(Finish(e.member_id, e.position, e.status) for e in event.entries))
-               for event in events]
+    # Only three columns of each entry: read as plain rows, not entities (a month of nights is
+    # hundreds of entries; settling tonight's 200-player night re-reads all of them).
+    finishes: dict[int, list[Finish]] = {event.id: [] for event in events}
+    if finishes:
+        for event_id, member_id, position, status in db.session.execute(
+                db.select(Entry.event_id, Entry.member_id, Entry.position, Entry.status)
+                .where(Entry.event_id.in_(list(finishes))).order_by(Entry.id)):
+            finishes[event_id].append(Finish(member_id, position, status))
+    results = [EventResult(event.id, settle_order(event), tuple(finishes[event.id])) for event in events]
     issued = monthly_tickets(results, pass_down=league.pass_down)
     existing = {t.member_id: t for t in db.session.scalars(
         db.select(Ticket).where(Ticket.league_id == league.id, Ticket.month == month))}

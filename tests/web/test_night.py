@@ -2,7 +2,7 @@
 from collections import Counter
 
 from extensions import db
-from models import BonusClaim, Ruling, Ticket
+from models import Action, BonusClaim, Member, Ruling, Ticket
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op
 from tests.web.test_clock import tap
@@ -155,3 +155,49 @@ def test_an_unknown_bonus_kind_is_refused_not_an_error(client, night):
     response = host_op(client, night, "bonus", bonus_entry=str(roster["Player 00"].id), kind="")
     assert response.status_code == 422
     assert db.session.scalar(db.select(db.func.count()).select_from(BonusClaim)) == 0
+
+
+def last_open_action(night):
+    return db.session.scalar(db.select(Action).where(Action.event_id == night.id, Action.undone_at.is_(None))
+                             .order_by(Action.id.desc()))
+
+
+def test_undo_takes_back_joins_draws_walk_ins_and_a_settle(client, night):
+    """Undo of rows an action created (a new member's entry, seated at once after the draw) deletes
+    them; undo of a draw unseats everyone; undo of a settle reopens the night and moves the clock's
+    version on, never back (phones already past a version would ignore the next change)."""
+    login(client, "host", "pw-host")
+    for n in range(12):
+        host_op(client, night, "join", name=f"P{n:02d}", adult="yes")
+    host_op(client, night, "bonus", bonus_entry=str(entries(night)["P00"].id), kind="food")
+    assert host_op(client, night, f"undo:{last_open_action(night).id}").status_code == 200
+    assert db.session.scalar(db.select(db.func.count()).select_from(BonusClaim)) == 0
+    host_op(client, night, "draw")
+    assert host_op(client, night, f"undo:{last_open_action(night).id}").status_code == 200
+    assert all(e.table_no is None for e in entries(night).values())
+    host_op(client, night, "draw")
+    host_op(client, night, "join", name="Late", adult="yes")
+    assert entries(night)["Late"].table_no is not None
+    assert host_op(client, night, f"undo:{last_open_action(night).id}").status_code == 200
+    db.session.expire_all()
+    assert "Late" not in entries(night)
+    walker = Member.named(night.league_id, "Walker")
+    db.session.add(walker)
+    db.session.commit()
+    assert host_op(client, night, f"walk_in:{walker.id}").status_code == 200
+    assert entries(night)["Walker"].table_no is not None
+    assert host_op(client, night, f"undo:{last_open_action(night).id}").status_code == 200
+    db.session.expire_all()
+    assert "Walker" not in entries(night)
+    assert host_op(client, night, f"walk_in:{walker.id}").status_code == 200
+    assert host_op(client, night, f"bust:{entries(night)['Walker'].id}").status_code == 200
+    roster = entries(night)
+    for n in range(12):
+        host_op(client, night, f"bust:{roster[f'P{n:02d}'].id}")
+    db.session.refresh(night)
+    before = night.clock_version
+    assert host_op(client, night, "settle").status_code == 200
+    assert host_op(client, night, f"undo:{last_open_action(night).id}").status_code == 200
+    db.session.refresh(night)
+    assert night.status == "running" and night.clock_version == before + 2
+    assert host_op(client, night, "settle").status_code == 200
