@@ -32,6 +32,7 @@ class Hub:
     def __init__(self, heartbeat_s: float = HEARTBEAT_S) -> None:
         self.heartbeat_s = heartbeat_s
         self._beats: threading.Thread | None = None
+        self._start_lock = threading.Lock()
         self._lock = threading.Lock()
         self._versions: dict[int, int] = {}
         self._signals: dict[int, threading.Event] = {}
@@ -79,12 +80,19 @@ class Hub:
             signal.set()
 
     def _keep_beating(self) -> None:
-        if self._beats is not None and self._beats.is_alive():
+        self._keep_running("_beats", self._beat_forever, "heartbeats")
+
+    def _keep_running(self, attr: str, target: Callable[[], None], name: str) -> None:
+        """Start the daemon thread kept in `attr` unless it is alive: once, whoever asks first."""
+        thread = getattr(self, attr)
+        if thread is not None and thread.is_alive():
             return
-        with self._lock:
-            if self._beats is None or not self._beats.is_alive():
-                self._beats = threading.Thread(target=self._beat_forever, name="heartbeats", daemon=True)
-                self._beats.start()
+        with self._start_lock:
+            thread = getattr(self, attr)
+            if thread is None or not thread.is_alive():
+                thread = threading.Thread(target=target, name=name, daemon=True)
+                setattr(self, attr, thread)
+                thread.start()
 
     def _beat_forever(self) -> None:
         while True:
@@ -139,7 +147,6 @@ class RedisHub(Hub):
         import redis
         self._redis = redis.Redis.from_url(url, socket_keepalive=True, health_check_interval=30)
         self._listener: threading.Thread | None = None
-        self._start_lock = threading.Lock()
         self.channel = channel
 
     def publish(self, event_id: int, version: int) -> None:
@@ -162,12 +169,7 @@ class RedisHub(Hub):
 
     def listen(self) -> None:
         """Start this process's one subscriber, once."""
-        if self._listener is not None and self._listener.is_alive():
-            return
-        with self._start_lock:
-            if self._listener is None or not self._listener.is_alive():
-                self._listener = threading.Thread(target=self._run, name="notices", daemon=True)
-                self._listener.start()
+        self._keep_running("_listener", self._run, "notices")
 
     def _run(self) -> None:
         while True:

@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import datetime as dt
 import gc
 import http.cookiejar
 import json
@@ -140,24 +139,13 @@ def migrate(url: str) -> None:
 
 
 def seed(url: str) -> int:
-    """A league, a venue, a host login and tonight's event (the tests' pattern); returns the event id."""
+    """A league, a venue, a host login and tonight's event (tests/seed.py); returns the event id."""
     from app import create_app
     from extensions import db
-    import records
-    from models import Event, User, Venue
+    from tests import seed as tests_seed
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
-        league = records.create_league("Bench League", "free")
-        venue = Venue(league_id=league.id, name="The Rose & Crown")
-        host = User(username=HOST_USER, display_name="Harry", role="host", league_id=league.id)
-        host.set_password(HOST_PASSWORD)
-        db.session.add_all([venue, host])
-        db.session.flush()
-        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
-                      host_id=host.id, status="running")
-        db.session.add(event)
-        db.session.commit()
-        event_id = event.id
+        event_id = tests_seed.tonight("Bench League", "The Rose & Crown", HOST_USER, HOST_PASSWORD).id
         db.session.remove()
         db.engine.dispose()
     return event_id

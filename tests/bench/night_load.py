@@ -94,21 +94,14 @@ def seed(url: str, members: int, max_seats: int) -> dict:
     from app import create_app
     from extensions import db
     import membership
-    import records
-    from models import Event, Member, User, Venue
+    from models import Member
+    from tests import seed as tests_seed
     app = create_app({"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context(), app.test_request_context():
-        league = records.create_league("Bench League", "free")
-        venue = Venue(league_id=league.id, name="The Rose & Crown")
-        host = User(username=HOST_USER, display_name="Harry", role="host", league_id=league.id)
-        host.set_password(HOST_PASSWORD)
-        db.session.add_all([venue, host])
-        db.session.flush()
-        people = [Member.named(league.id, name) for name in member_names(members)]
+        event = tests_seed.tonight("Bench League", "The Rose & Crown", HOST_USER, HOST_PASSWORD)
+        event.max_seats = max_seats
+        people = [Member.named(event.league_id, name) for name in member_names(members)]
         db.session.add_all(people)
-        event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
-                      host_id=host.id, status="running", max_seats=max_seats)
-        db.session.add(event)
         db.session.commit()
         out = {"event_id": event.id, "check_in_code": event.check_in_code,
                "members": [{"id": m.id, "name": m.name,
