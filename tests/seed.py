@@ -1,5 +1,5 @@
 """Tonight's game for the tests that need one: a league, a venue, a host login and a running
-nightly event dated today. Call inside an app context; it commits."""
+nightly event dated today at the league's venues. Call inside an app context; it commits."""
 import datetime as dt
 
 import records
@@ -16,7 +16,7 @@ def tonight(league: str = "Harbour League", venue: str = "Rose & Crown", usernam
     host.set_password(password)
     db.session.add_all([pub, host])
     db.session.flush()
-    event = Event(league_id=found.id, venue_id=pub.id, event_type="nightly", date=date or dt.date.today(),
+    event = Event(league_id=found.id, venue_id=pub.id, event_type="nightly", date=date or found.today(),
                   start_time=start, host_id=host.id, status="running")
     db.session.add(event)
     db.session.commit()

@@ -124,15 +124,21 @@ def seed_tonight(app) -> tuple[int, int, str]:
     """Tonight's nightly game at the Rose & Crown (league "Harbour League", host harry / pw-harry),
     running: (league id, event id, check-in code)."""
     import datetime as dt
-    from zoneinfo import ZoneInfo
 
     from tests import seed
     with app.app_context():
-        event = seed.tonight(username="harry", password="pw-harry", start=dt.time(19, 0),
-                             date=dt.datetime.now(ZoneInfo("Australia/Sydney")).date())
+        event = seed.tonight(username="harry", password="pw-harry", start=dt.time(19, 0))
         found = (event.league_id, event.id, event.check_in_code)
         db.session.remove()
     return found
+
+
+def join_and_check_in(page, base: str, code: str, name: str) -> None:
+    """A new player on their phone: the check-in link, their name, 18+, "Join and check in"."""
+    page.goto(f"{base}/check-in/{code}")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_label("I am 18 or over").check()
+    page.get_by_role("button", name="Join and check in").click()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import expect
@@ -15,6 +14,7 @@ from playwright.sync_api import expect
 import records
 from extensions import db
 from models import Member
+from tests.e2e.conftest import join_and_check_in
 from tests.e2e.test_public_pages import axe, check_fits
 
 NAME = "Ann O'Leary"
@@ -45,10 +45,7 @@ def test_a_player_opens_me_and_moves_the_card_to_a_new_phone(tonight, live_serve
     base, event_id, code = tonight
     phone.allow(r"status of 422 .*/me/claim\)$")  # the wrong and the used code, on purpose
     old = phone()
-    old.goto(f"{base}/check-in/{code}")
-    old.get_by_label("Your name").fill(NAME)
-    old.get_by_label("I am 18 or over").check()
-    old.get_by_role("button", name="Join and check in").click()
+    join_and_check_in(old, base, code, NAME)
     expect(old.locator("main")).to_contain_text("will confirm")
 
     # Me: from the header, tonight's game first, and the member card's QR code
@@ -133,10 +130,7 @@ def test_me_has_no_serious_accessibility_problems_and_fits_320(tonight, phone, s
     base, event_id, code = tonight
     page = phone(viewport={"width": 320, "height": 640})
     page.add_init_script(f"localStorage.setItem('shuffleup-theme', '{theme}')")
-    page.goto(f"{base}/check-in/{code}")
-    page.get_by_label("Your name").fill("Bartholomew Fitzgerald-Montgomery")
-    page.get_by_label("I am 18 or over").check()
-    page.get_by_role("button", name="Join and check in").click()
+    join_and_check_in(page, base, code, "Bartholomew Fitzgerald-Montgomery")
     page.goto(f"{base}/me")
     assert page.evaluate("document.documentElement.dataset.theme") == theme
     axe(page, f"me ({theme})")
@@ -159,13 +153,10 @@ def test_me_with_results_behind_them_and_jump_to_me(tonight, live_server, phone,
     on the month's table "Jump to me" lands on their own row, marked."""
     base, event_id, code = tonight
     page = phone()
-    page.goto(f"{base}/check-in/{code}")
-    page.get_by_label("Your name").fill(NAME)
-    page.get_by_label("I am 18 or over").check()
-    page.get_by_role("button", name="Join and check in").click()
+    join_and_check_in(page, base, code, NAME)
     with live_server.app.app_context():
         league = records.find_league("Harbour League")
-        today = dt.datetime.now(ZoneInfo(league.timezone)).date()
+        today = league.today()
         earlier = today.replace(day=1) - dt.timedelta(days=12)
         names = [f"Player {n:02d}" for n in range(1, 15)]
         # Tonight's early game, 15 players (R-PTS-1/3): Ann 3rd earns 400 + 150; last month, 5 players

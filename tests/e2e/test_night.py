@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import join_and_check_in
+
 NAMES = ["Ann Lee", "O'Brien <b>", "Zoë Ng"]
 
 
@@ -13,10 +15,7 @@ def test_a_whole_night_on_phones(tonight, phone, screenshot):
     players = {}
     for name in NAMES:
         page = phone()
-        page.goto(f"{base}/check-in/{code}")
-        page.get_by_label("Your name").fill(name)
-        page.get_by_label("I am 18 or over").check()
-        page.get_by_role("button", name="Join and check in").click()
+        join_and_check_in(page, base, code, name)
         expect(page.locator("main")).to_contain_text("checked in")
         expect(page.locator("main")).to_contain_text("will confirm")
         players[name] = page

@@ -5,7 +5,6 @@ thumb-sized controls, no serious axe findings; screenshots along the way."""
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 from itsdangerous import URLSafeSerializer
 from playwright.sync_api import expect
@@ -25,7 +24,7 @@ def seed_coming(live_server, event_id: int, buy_in: int = 0) -> tuple[int, str, 
     with live_server.app.app_context():
         tonight = db.session.get(Event, event_id)
         night = Event(league_id=tonight.league_id, venue_id=tonight.venue_id, event_type="nightly",
-                      date=dt.datetime.now(ZoneInfo("Australia/Sydney")).date() + dt.timedelta(days=7),
+                      date=tonight.league.today() + dt.timedelta(days=7),
                       start_time=dt.time(19, 30), host_id=tonight.host_id, status="scheduled", buy_in=buy_in)
         ann = Member.named(tonight.league_id, NAME)
         ann.adult_confirmed_at = utcnow()

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from extensions import db
 from models import Entry, Member
-from tests.e2e.conftest import seed_tonight
+from tests.e2e.conftest import join_and_check_in, seed_tonight
 from tests.e2e.test_public_pages import axe, check_fits
 
 # What the phone did: buzzes (navigator.vibrate), notes played, and the `seats` refetches clock.js asked for.
@@ -64,10 +64,7 @@ def check_thumb(button):
 
 
 def check_in(page, base, code, name):
-    page.goto(f"{base}/check-in/{code}")
-    page.get_by_label("Your name").fill(name)
-    page.get_by_label("I am 18 or over").check()
-    page.get_by_role("button", name="Join and check in").click()
+    join_and_check_in(page, base, code, name)
     expect(page.locator("main")).to_contain_text("will confirm")
 
 

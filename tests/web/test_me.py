@@ -7,7 +7,6 @@ numbers are worked out from RULES.md by hand.
 """
 import datetime as dt
 import re
-from zoneinfo import ZoneInfo
 
 import pytest
 from itsdangerous import URLSafeSerializer
@@ -23,15 +22,10 @@ from tests.web.test_check_in import entries, host_op, join
 CODE_RE = re.compile(r"data-code>(\d{3}) (\d{3})<")
 
 
-def local_today(league):
-    """R-STD-1 counts the venue's local date: the league's today, not the server's."""
-    return dt.datetime.now(ZoneInfo(league.timezone)).date()
-
-
 @pytest.fixture
 def tonight(night, league):
     """Tonight's running game, dated the league's local today (so "this month" is its month)."""
-    night.date = local_today(league)
+    night.date = league.today()
     db.session.commit()
     return night
 

@@ -6,7 +6,6 @@ Expected numbers are worked out from RULES.md by hand, not by calling league/.
 """
 import datetime as dt
 import re
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -222,7 +221,7 @@ def test_results_of_a_night_not_settled_are_not_found(client, seeded, status):
 
 
 def test_coming_nights_by_venue(client, league):
-    today = dt.datetime.now(ZoneInfo(league.timezone)).date()
+    today = league.today()
     rose, anchor = Venue(league_id=league.id, name="The <Rose>"), Venue(league_id=league.id, name="Anchor")
     other = records.create_league("Other League", "free")
     elsewhere = Venue(league_id=other.id, name="Elsewhere")
