@@ -4,7 +4,8 @@ from wtforms import DateField, PasswordField, SelectChoice, SelectField, StringF
 from wtforms.validators import DataRequired, Length, Optional, Regexp
 
 from league.events import EVENT_TYPES
-from league.structures import TEMPLATES
+from league.structures import TEMPLATES, to_json
+from models import Event
 
 
 class VenueForm(FlaskForm):
@@ -31,6 +32,12 @@ class NightForm(FlaskForm):
     event_type = SelectField("Type", choices=[SelectChoice(key, kind.label) for key, kind in EVENT_TYPES.items()])
     host = SelectField("Host", coerce=int)
     template = SelectField("Blind structure", choices=[SelectChoice(key, label) for key, (label, _) in TEMPLATES.items()])
+
+    def new_event(self, league_id: int, host_id: int) -> Event:
+        """The validated night as an event, its structure copied from the chosen template (R-CLOCK-1)."""
+        return Event(league_id=league_id, venue_id=self.venue.data, date=self.date.data,
+                     start_time=self.start_time.data, event_type=self.event_type.data, host_id=host_id,
+                     structure=to_json(TEMPLATES[self.template.data][1]))
 
 
 class AssignHostForm(FlaskForm):

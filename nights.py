@@ -18,10 +18,19 @@ from extensions import db
 from journal import Journal
 from league import chips, clock, night, payouts, seating
 from league.members import clean_name, name_key, name_problem
+from league.points import PARTICIPANT_STATUSES
 from models import BonusClaim, Entry, Event, Member, Ruling, Ticket, utcnow
 
 LIVE = ("pending", "playing")  # R-LATE-4: in a game until they are out
 OPEN_EVENTS = ("scheduled", "running")
+# A player's own pre-registration for a night with a buy-in waits in this status until the host
+# confirms the buy-in was paid (confirm) or turns it away (reject). It is nowhere in the game: not
+# live for R-LATE-4, no stack in play (R-CHIP-3), not among the players left.
+REQUESTED = "requested"
+PRE_REGISTERED = ("registered", REQUESTED)  # not arrived yet: they may still check in or cancel
+STILL_IN = ("playing", "registered")  # a pre-registered player's stack is in play (R-LATE-3)
+STACK_IN_PLAY = STILL_IN + PARTICIPANT_STATUSES  # R-CHIP-3: busted players' chips stay in play
+FIELD = ("playing",) + PARTICIPANT_STATUSES  # R-PTS-5: who took a seat, still in or not
 
 
 class Refused(ValueError):
@@ -85,7 +94,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     confirm (pending); the host's own check-in seats them at once. Closed once the major break
     has started, unless the host overrides with a reason (recorded as a ruling)."""
     entry = entry_of(event, member)
-    if entry is not None and entry.status not in ("registered", REQUESTED):
+    if entry is not None and entry.status not in PRE_REGISTERED:
         if entry.status in LIVE:
             return entry  # a second tap or a second scan: already in
         raise Refused(f"{member.name} has already played in this game.")
@@ -143,15 +152,15 @@ def id_checked(member: Member, journal: Journal) -> None:
     journal.touch(member).id_checked_at = utcnow()
 
 
-STILL_IN = ("playing", "registered")  # a pre-registered player's stack is in play (R-LATE-3)
+def entries_of(event: Event) -> list:
+    """Every entry of the event in id order, as plain rows of what the clock's counts and seat digest
+    read (id, status, table, seat, position, chips removed): one read, and no 200 objects built on
+    the path of every host action and every stream message."""
+    return list(db.session.execute(db.select(Entry.id, Entry.status, Entry.table_no, Entry.seat_no, Entry.position,
+                                             Entry.chips_removed).where(Entry.event_id == event.id).order_by(Entry.id)))
 
 
-def entries_of(event: Event) -> list[Entry]:
-    """Every entry of the event in id order: one read for the clock's counts and its seat digest."""
-    return list(db.session.scalars(db.select(Entry).where(Entry.event_id == event.id).order_by(Entry.id)))
-
-
-def players_left(event: Event, entries: list[Entry] | None = None) -> int:
+def players_left(event: Event, entries: list | None = None) -> int:
     """Players still in (R-PTS-5 counts them for the next bust-out's position)."""
     if entries is not None:
         return sum(1 for e in entries if e.status in STILL_IN)
@@ -188,7 +197,7 @@ def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_i
         raise Refused(f"{entry.member.name} is not in the game.")
     if not reason.strip():
         raise Refused("Give the reason for the disqualification.")
-    left = players_left(event)
+    left = night.dq_position(players_left(event))
     journal.touch(entry)
     entry.status, entry.position = "dq", left
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
@@ -333,12 +342,12 @@ def starting_stack(event: Event) -> int:
         "starting_stack", chips.DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
 
 
-def chip_count(event: Event, entries: list[Entry] | None = None) -> tuple[int, int | None]:
+def chip_count(event: Event, entries: list | None = None) -> tuple[int, int | None]:
     """R-CHIP-3: chips in play and the average stack."""
     entries = entries_of(event) if entries is None else entries
-    in_play = [e for e in entries if e.status in ("playing", "played", "dq", "registered")]
+    in_play = [e for e in entries if e.status in STACK_IN_PLAY]
     bonuses = db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).join(Entry).where(
-        Entry.event_id == event.id, Entry.status.in_(("playing", "played", "dq", "registered")))) or 0
+        Entry.event_id == event.id, Entry.status.in_(STACK_IN_PLAY))) or 0
     removed = sum(e.chips_removed for e in in_play)
     left = players_left(event, entries)
     return night.chip_count(starting_stack(event), len(in_play), bonuses, removed, left)
@@ -366,7 +375,7 @@ def settle(event: Event, journal: Journal) -> None:
         playing[0].status, playing[0].position = "played", 1
     event.status, event.settled_at = "settled", utcnow()
     records.award_event_points(event)
-    counted = [e for e in entries if e.status in ("played", "dq")]
+    counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
     if table:
         prizes = night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
         for entry in counted:
@@ -389,7 +398,7 @@ def settle(event: Event, journal: Journal) -> None:
 def field(event: Event) -> list[Entry]:
     """Everyone who took a seat (R-PTS-5)."""
     return db.session.scalars(db.select(Entry).where(
-        Entry.event_id == event.id, Entry.status.in_(("playing", "played", "dq")))).all()
+        Entry.event_id == event.id, Entry.status.in_(FIELD))).all()
 
 
 def prize_table(event: Event) -> list[int]:
@@ -490,12 +499,6 @@ def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
     return entry
 
 
-# A player's own pre-registration for a night with a buy-in waits in this status until the host
-# confirms the buy-in was paid (confirm) or turns it away (reject). It is nowhere in the game: not
-# live for R-LATE-4, no stack in play (R-CHIP-3), not among the players left.
-REQUESTED = "requested"
-
-
 def self_pre_registration_problem(event: Event, member: Member) -> str | None:
     """R-LATE-3/4: why the member can't pre-register themselves for the event now, said to them
     (None: they can). Age (R-MEM-1) is checked when they tap: they may confirm it then."""
@@ -544,7 +547,7 @@ def own_pre_registration(event: Event, member: Member) -> Entry | None:
     """R-LATE-3: the member's pre-registration (or request) that they may still cancel themselves:
     the game is open, play has not started, and they have not arrived."""
     entry = entry_of(event, member)
-    if entry is None or entry.status not in ("registered", REQUESTED) or entry.arrived_at is not None:
+    if entry is None or entry.status not in PRE_REGISTERED or entry.arrived_at is not None:
         return None
     if event.status not in OPEN_EVENTS or clock_view(event).started:
         return None
@@ -556,7 +559,7 @@ def cancel_pre_registration(event: Event, member: Member, journal: Journal) -> E
     their stack leaves play. Once play has started the stack stays in until the final table
     removes it (the host can still act). Only their own: the entry is found from the member."""
     entry = entry_of(event, member)
-    if entry is None or entry.status not in ("registered", REQUESTED) or entry.arrived_at is not None:
+    if entry is None or entry.status not in PRE_REGISTERED or entry.arrived_at is not None:
         raise Refused("You have no pre-registration to cancel in this game.")
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
@@ -607,7 +610,7 @@ def remove_absentees(event: Event, journal: Journal) -> int:
         entry.status, entry.position = "no_show", None
         entry.chips_removed = starting_stack(event) + bonus_chips(entry)
     for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
-                                                            Entry.status.in_(("played", "dq")))):
+                                                            Entry.status.in_(PARTICIPANT_STATUSES))):
         journal.touch(entry)
         entry.position -= len(absent)
     return len(absent)
@@ -633,7 +636,7 @@ def _bucket_hash(prefix: str, rows) -> str:
     return hashlib.blake2b(text.encode(), digest_size=2).hexdigest()[:SEAT_HASH_CHARS]
 
 
-def seat_digest(event: Event, entries: list[Entry] | None = None) -> str:
+def seat_digest(event: Event, entries: list | None = None) -> str:
     """R-SEAT-1..4, R-PTS-5: every entry's status, table, seat and position as SEAT_BUCKETS hashes
     of SEAT_HASH_CHARS hex digits (bucket = entry id % SEAT_BUCKETS), for the clock payload. A phone refetches
     its own entry only when its bucket changes: a bust-out changes one bucket, a table break at

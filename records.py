@@ -15,7 +15,7 @@ from extensions import db
 from league.events import EVENT_TYPES
 from league.finals import starting_stack
 from league.members import name_key
-from league.points import Finish, award_points
+from league.points import PARTICIPANT_STATUSES, Finish, award_points
 from league.qualify import EventResult, may_enter_final, monthly_tickets, shootout_qualifiers
 from league.results_file import EventResults, ResultsFileError
 from league.standings import StandingRow, rank_table
@@ -23,7 +23,7 @@ from models import Entry, Event, League, Member, Ticket, Venue, slugify, utcnow
 
 POINT_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_points)
 TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_tickets)
-COUNTED = ("played", "dq")  # R-PTS-5: who took a seat and played
+COUNTED = PARTICIPANT_STATUSES  # R-PTS-5: who took a seat and played
 
 
 def parse_month(text: str) -> tuple[dt.date, dt.date]:
@@ -263,6 +263,14 @@ def nights_from(league: League, today: dt.date) -> list[Event]:
         Event.league_id == league.id,
         (Event.status == "running") | ((Event.status == "scheduled") & (Event.date >= today)))
         .order_by(Event.date, Event.start_time, Event.id)).all()
+
+
+def upcoming_nights(league: League) -> list[Event]:
+    """The league's nights not settled yet, from yesterday at its venues (a night can run past
+    midnight), in date and start-time order: what its organiser and hosts manage."""
+    return db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
+        Event.league_id == league.id, Event.date >= league.today() - dt.timedelta(days=1),
+        Event.status != "settled").order_by(Event.date, Event.start_time)).all()
 
 
 def finishers(event: Event) -> list[Entry]:

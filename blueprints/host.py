@@ -1,5 +1,4 @@
 """The host's night: the clock and its controls (R-CLOCK), the blind structure, check-in and the roster."""
-import datetime as dt
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -10,6 +9,7 @@ import clocks
 import journal
 import nights
 import qr
+import records
 from league import night, structures
 from league.chips import BONUS_LABELS
 from league.members import name_key
@@ -49,9 +49,7 @@ def home():
 
 
 def _home(form: NightForm | None = None, status: int = 200):
-    events = db.session.scalars(db.select(Event).where(
-        Event.league_id == current_user.league_id, Event.date >= current_user.league.today() - dt.timedelta(days=1),
-        Event.status != "settled").order_by(Event.date, Event.start_time)).all()
+    events = records.upcoming_nights(current_user.league)
     form = form or _my_night_form(NightForm(formdata=None, date=current_user.league.today(), template="thpa_nightly"))
     return render_template("host/home.html", events=[e for e in events if runs(e)], form=form), status
 
@@ -71,9 +69,7 @@ def new_night():
     form = _my_night_form(NightForm())
     if not form.validate():
         return _home(form, 422)
-    event = Event(league_id=current_user.league_id, venue_id=form.venue.data, date=form.date.data,
-                  start_time=form.start_time.data, event_type=form.event_type.data, host_id=current_user.id,
-                  structure=structures.to_json(structures.TEMPLATES[form.template.data][1]))
+    event = form.new_event(current_user.league_id, current_user.id)
     db.session.add(event)
     db.session.commit()
     return redirect(url_for("host.players", event_id=event.id), 303)
@@ -143,10 +139,11 @@ def _submitted_items(form) -> list[dict]:
 
 
 def _editor(event, items=None, errors=(), message=None, status=200):
-    clock = clocks.payload(event)
+    # The editor needs the clock's version and place only, not the live payload (entries, counts).
     return page_or_fragment(
-        "host/structure.html", "host/_structure.html", event=event, clock=clock,
-        items=clock["structure"] if items is None else items, errors=list(errors), message=message,
+        "host/structure.html", "host/_structure.html", event=event, clock=clocks.state_of(event),
+        items=structures.to_json(clocks.structure_of(event)) if items is None else items, errors=list(errors),
+        message=message,
         templates=[(key, label) for key, (label, _) in structures.TEMPLATES.items()], status=status)
 
 
@@ -205,7 +202,6 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=_roster(event, entries),
                             players_left=nights.players_left(event, entries), last=journal.last_action(event),
                             plan=nights.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
-                            offer=nights.deal_offer(event) if deal_open else None,
                             ballot=nights.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
                             bonus_kinds=BONUS_LABELS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),

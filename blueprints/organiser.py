@@ -1,5 +1,4 @@
 """The organiser's pages: the month view (standings, tickets, Shoot-out, High-roller Final)."""
-import datetime as dt
 
 from flask import Blueprint, abort, redirect, request, url_for
 from flask_login import current_user, login_required
@@ -9,7 +8,6 @@ import records
 from blueprints import page_or_fragment
 from extensions import db
 from forms import AssignHostForm, HostForm, NightForm, VenueForm
-from league import structures
 from league.standings import top_with_ties
 from models import Event, League, User, Venue
 
@@ -128,21 +126,20 @@ def add_host(slug: str):
     return _setup(league, host_form=form, status=422)
 
 
-def _night_choices(form, league):
+def _night_choices(form, league, hosts: list[User] | None = None):
     """Fill the venue and host choices: only the league's own (a forged id fails validation)."""
     if hasattr(form, "venue"):
         form.venue.choices = [SelectChoice(v.id, v.name) for v in _venues(league)]
-    form.host.choices = [SelectChoice(h.id, h.display_name) for h in _hosts(league)]
+    form.host.choices = [SelectChoice(h.id, h.display_name) for h in (_hosts(league) if hosts is None else hosts)]
     return form
 
 
 def _nights(league, form=None, status=200):
-    upcoming = db.session.scalars(db.select(Event).where(
-        Event.league_id == league.id, Event.date >= league.today() - dt.timedelta(days=1),
-        Event.status != "settled").order_by(Event.date, Event.start_time)).all()
-    form = form or _night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly"), league)
-    assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league)
-              for e in upcoming}
+    upcoming = records.upcoming_nights(league)
+    hosts = _hosts(league)  # one read for every night's host picker
+    form = form or _night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly"), league, hosts)
+    assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league,
+                                   hosts) for e in upcoming}
     return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
                                 nights=upcoming, form=form, assign=assign, status=status)
 
@@ -156,10 +153,7 @@ def nights(slug: str):
     form = _night_choices(NightForm(), league)
     if not form.validate():
         return _nights(league, form, 422)
-    event = Event(league_id=league.id, venue_id=form.venue.data, date=form.date.data,
-                  start_time=form.start_time.data, event_type=form.event_type.data, host_id=form.host.data,
-                  structure=structures.to_json(structures.TEMPLATES[form.template.data][1]))
-    db.session.add(event)
+    db.session.add(form.new_event(league.id, form.host.data))
     db.session.commit()
     return _nights(league)
 
