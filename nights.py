@@ -190,16 +190,22 @@ def bust(event: Event, stacks: dict[Entry, int | None], journal: Journal) -> dic
     return positions
 
 
-def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_id: int | None) -> int:
-    """R-PTS-5, R-MEM-2: a disqualified player takes the worst open position, earns 0 points and no
-    prize, and their chips leave play; the ruling is recorded with its reason."""
+def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_id: int | None,
+               chips: int | None = None) -> int:
+    """R-PTS-5, R-MEM-2, R-CHIP-3: a disqualified player takes the worst open position, earns 0
+    points and no prize, and their chips leave play: the stack the host counted, or, uncounted, the
+    average stack; the ruling is recorded with its reason."""
     if entry.status != "playing":
         raise Refused(f"{entry.member.name} is not in the game.")
     if not reason.strip():
         raise Refused("Give the reason for the disqualification.")
+    if chips is not None and chips < 0:
+        raise Refused("The chips they had can't be negative.")
     left = night.dq_position(players_left(event))
+    removed = chips if chips is not None else chip_count(event)[1] or 0
     journal.touch(entry)
     entry.status, entry.position = "dq", left
+    entry.chips_removed += removed
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
                           rule_id="R-PTS-5", reason=reason.strip()[:500], detail={"member": entry.member.name}))
     return left

@@ -290,8 +290,11 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
             f"{e.member.name} {ordinal(p)}" for e, p in sorted(positions.items(), key=lambda i: i[1]))[:180]
     elif op == "dq":
         entry = _entry(event, arg or form.get("dq_entry", ""))
+        raw = form.get("dq_chips", "").replace(",", "").strip()
+        if raw and not raw.isdigit():
+            raise nights.Refused("Give the chips they had as a whole number, or leave it blank.")
         log = journal.Journal(event, user_id, op, f"{entry.member.name} disqualified")
-        nights.disqualify(event, entry, form.get("reason", ""), log, user_id)
+        nights.disqualify(event, entry, form.get("reason", ""), log, user_id, int(raw) if raw else None)
     elif op in ("draw", "break", "final", "settle"):
         summary = {"draw": "Seats drawn", "break": "Table broken", "final": "Final table drawn",
                    "settle": "Night settled"}[op]

@@ -5,6 +5,8 @@ import datetime as dt
 import pytest
 
 import clocks
+import nights
+from journal import last_action
 from extensions import db
 from membership import COOKIE
 from models import Action, Entry, Event, Member, Ruling, Venue
@@ -300,3 +302,21 @@ def test_every_change_reaches_the_live_screens_at_once(app, client, phone, night
     db.session.expire_all()
     assert hub.wait(night.id, version) == night.clock_version > version
     assert b"<dd data-field=\"players\">1</dd>" in hub.cached(night.id, night.clock_version)[1]
+
+
+def test_r_chip_3_a_disqualified_players_chips_leave_play(client, night):
+    """R-CHIP-3: chips in play lose a disqualified player's stack: the one the host counted, or
+    the average stack when it wasn't counted; a count that isn't a number changes nothing."""
+    roster = seat_players(client, night, ["A", "B", "C", "D"])
+    start = nights.starting_stack(night)
+    assert nights.chip_count(night) == (4 * start, start)
+    garbled = host_op(client, night, "dq", dq_entry=str(roster["A"].id), reason="Collusion", dq_chips="lots")
+    assert garbled.status_code == 422 and "whole number" in garbled.get_data(as_text=True)
+    assert entries(night)["A"].status == "playing"
+    assert host_op(client, night, "dq", dq_entry=str(roster["A"].id), reason="Collusion").status_code == 200
+    assert nights.chip_count(night) == (3 * start, start)  # uncounted: the average stack left play
+    counted = host_op(client, night, "dq", dq_entry=str(roster["B"].id), reason="Angle", dq_chips="12,500")
+    assert counted.status_code == 200
+    assert nights.chip_count(night) == (3 * start - 12_500, (3 * start - 12_500 + 1) // 2)
+    assert host_op(client, night, f"undo:{last_action(night).id}").status_code == 200
+    assert nights.chip_count(night) == (3 * start, start)
