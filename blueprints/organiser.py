@@ -5,7 +5,7 @@ from flask_login import current_user, login_required
 from wtforms import SelectChoice
 
 import records
-from blueprints import page_or_fragment
+from blueprints import neighbours, page_or_fragment
 from extensions import db
 from forms import AssignHostForm, HostForm, NightForm, VenueForm
 from league.standings import top_with_ties
@@ -47,18 +47,12 @@ def month(slug: str, month: str):
     except ValueError:
         abort(404)
     table = records.month_standings(league, month)
-    months = records.league_months(league)
-    if month not in months:
-        months = sorted(set(months) | {month}, reverse=True)
-    position = months.index(month)
     return page_or_fragment(
         "organiser/month.html", "organiser/_month.html",
         league=league, month=month, month_label=first.strftime("%B %Y"), table=table,
         qualifiers=records.qualifiers(league, month, table),
         tickets=records.ticket_holders(league, month),
-        newer=months[position - 1] if position > 0 else None,
-        older=months[position + 1] if position + 1 < len(months) else None,
-        months=months)
+        **neighbours(records.league_months(league), month))
 
 
 @bp.route("/<slug>/seasons/<int:year>")

@@ -6,7 +6,7 @@ from flask import abort, make_response, render_template, request
 from sqlalchemy.orm import joinedload
 
 import records
-from blueprints import page_or_fragment
+from blueprints import neighbours, page_or_fragment
 from blueprints.live import event_or_404
 from blueprints.play import prereg_state, bp
 from extensions import db
@@ -62,16 +62,13 @@ def month_standings(slug: str, month: str):
     table gets "Jump to me" and their row marked."""
     league = _league_or_404(slug)
     first, following = _month_or_404(month)
-    months = _with(records.league_months(league), month)
-    position = months.index(month)
     table = records.month_standings(league, month)
     return _standings(
         "play/month.html", "play/_month.html", league=league, month=month, year=month[:4],
         title=f"{first.strftime('%B %Y')} standings · {league.name}", month_label=first.strftime("%B %Y"),
         table=table, me_row=_my_row(league, table),
         nights=records.settled_nights(league, first, following),
-        newer=months[position - 1] if position > 0 else None,
-        older=months[position + 1] if position + 1 < len(months) else None, event_types=EVENT_TYPES)
+        **neighbours(records.league_months(league), month), event_types=EVENT_TYPES)
 
 
 @bp.route("/leagues/<slug>/seasons/<int:year>")
@@ -84,15 +81,13 @@ def season_standings(slug: str, year: int):
         table = records.year_standings(league, year)
     except ValueError:
         abort(404)
-    years = _with(sorted({m[:4] for m in records.league_months(league)}, reverse=True), str(year))
-    position = years.index(str(year))
-    latest = next((m for m in records.league_months(league) if m.startswith(str(year))), f"{year}-12")
+    months = records.league_months(league)
+    latest = next((m for m in months if m.startswith(str(year))), f"{year}-12")
     return _standings(
         "play/season.html", "play/_season.html", league=league, year=str(year), month=latest,
         title=f"{year} season · {league.name}", table=top_with_ties(table, SEASON_TABLE_SIZE),
         me_row=_my_row(league, table), players=len(table), top=SEASON_TABLE_SIZE,
-        newer=years[position - 1] if position > 0 else None,
-        older=years[position + 1] if position + 1 < len(years) else None)
+        **neighbours(sorted({m[:4] for m in months}, reverse=True), str(year)))
 
 
 @bp.route("/leagues/<slug>/months/<month>/qualifiers")
@@ -101,14 +96,11 @@ def month_qualifiers(slug: str, month: str):
     the Top-10 Shoot-out and the High-roller Final entrants with their starting stacks."""
     league = _league_or_404(slug)
     first, _ = _month_or_404(month)
-    months = _with(records.league_months(league), month)
-    position = months.index(month)
     return page_or_fragment(
         "play/qualifiers.html", "play/_qualifiers.html", league=league, month=month, year=month[:4],
         title=f"{first.strftime('%B %Y')} finals · {league.name}", month_label=first.strftime("%B %Y"),
         tickets=records.ticket_holders(league, month), qualifiers=records.qualifiers(league, month),
-        newer=months[position - 1] if position > 0 else None,
-        older=months[position + 1] if position + 1 < len(months) else None)
+        **neighbours(records.league_months(league), month))
 
 
 @bp.route("/events/<int:event_id>/results")
@@ -158,11 +150,6 @@ def _month_or_404(month: str) -> tuple[dt.date, dt.date]:
         return records.parse_month(month)
     except ValueError:
         abort(404)
-
-
-def _with(periods: list[str], period: str) -> list[str]:
-    """The pager's periods (newest first), including the one asked for even when it has no results."""
-    return periods if period in periods else sorted({*periods, period}, reverse=True)
 
 
 def _standings(page: str, section: str, *, table, **context):
