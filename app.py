@@ -9,25 +9,25 @@ def create_app(test_config=None):
     blueprints and the `league` commands (the flaskr tutorial's shape)."""
     app = Flask(__name__, instance_relative_config=True)
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_object("settings.Defaults")
+    app.config.from_object("wiring.settings.Defaults")
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
         app.config.from_prefixed_env("SHUFFLEUP")
     else:
         app.config.from_mapping(test_config)
 
-    import settings
+    from wiring import settings
     settings.finish(app)
 
-    import extensions
-    import notices
+    from live import notices
+    from services import models  # noqa: F401  (registers the tables and the user loader)
+    from wiring import extensions
     extensions.init_app(app)
     notices.init_app(app)
 
-    from blueprints import auth, host, live, organiser, play
+    from blueprints import auth, cli, filters, host, live, organiser, play
     for blueprint in (auth.bp, organiser.bp, host.bp, play.bp, live.bp):
         app.register_blueprint(blueprint)
-
-    import cli
+    filters.init_app(app)
     cli.init_app(app)
     return app

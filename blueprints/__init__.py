@@ -1,5 +1,12 @@
-"""One blueprint per user (host, play, organiser) plus live (SSE and JSON) and auth."""
-from flask import make_response, render_template, request
+"""The views: one blueprint per user (host, play, organiser) plus live (SSE and JSON) and auth, the
+forms, the template filters and the `flask league` commands. The helpers every blueprint uses are
+here, so no blueprint imports another."""
+from flask import abort, make_response, render_template, request
+from flask_login import current_user
+
+from services import leagues
+from services.models import Event, League
+from wiring.extensions import db
 
 
 def page_or_fragment(page: str, fragment: str, status: int = 200, **context):
@@ -22,3 +29,25 @@ def neighbours(periods: list[str], period: str) -> dict[str, str | None]:
     at = periods.index(period)
     return {"newer": periods[at - 1] if at > 0 else None,
             "older": periods[at + 1] if at + 1 < len(periods) else None}
+
+
+def event_or_404(event_id: int) -> Event:
+    """The event, or a 404."""
+    event = db.session.get(Event, event_id)
+    if event is None:
+        abort(404, description=f"no event {event_id}")
+    return event
+
+
+def league_or_404(slug: str) -> League:
+    """The league by its slug (or name), or a 404."""
+    league = leagues.find_league(slug)
+    if league is None:
+        abort(404, description=f"no league {slug!r}")
+    return league
+
+
+def runs(event: Event) -> bool:
+    """Whether the logged-in user may run this event: its assigned host, or an organiser of its league."""
+    return current_user.league_id == event.league_id and (
+        current_user.is_organiser or event.host_id == current_user.id)

@@ -4,8 +4,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
-from extensions import db, limiter, login_manager
-from models import User
+from services.models import User
+from wiring.extensions import db, limiter, login_manager
 
 bp = Blueprint("auth", __name__)
 

@@ -5,19 +5,32 @@ from flask_login import current_user, login_required
 from sqlalchemy.orm import joinedload
 from wtforms import SelectChoice
 
-import clocks
-import journal
-import nights
-import qr
-import records
+from blueprints import event_or_404, page_or_fragment, runs
+from blueprints.filters import ordinal
+from blueprints.forms import NightForm
 from league import night, structures
 from league.chips import BONUS_LABELS
 from league.members import name_key
-from blueprints import page_or_fragment
-from blueprints.live import announce, event_or_404, ordinal
-from extensions import db
-from forms import NightForm
-from models import Entry, Event, Member, Venue
+from live import qr
+from live.announce import announce
+from live.payload import clock_payload
+from services import (
+    Refused,
+    bonuses,
+    busts,
+    checkin,
+    clocks,
+    deals,
+    field,
+    journal,
+    leagues,
+    members,
+    prereg,
+    seats,
+    settling,
+)
+from services.models import Entry, Event, Member, Venue
+from wiring.extensions import db
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -26,12 +39,6 @@ bp = Blueprint("host", __name__, url_prefix="/host")
 @login_required
 def _logged_in():
     """Every host page needs a host's or organiser's login."""
-
-
-def runs(event: Event) -> bool:
-    """Whether the logged-in user may run this event: its assigned host, or an organiser of its league."""
-    return current_user.league_id == event.league_id and (
-        current_user.is_organiser or event.host_id == current_user.id)
 
 
 def my_event(event_id: int) -> Event:
@@ -49,7 +56,7 @@ def home():
 
 
 def _home(form: NightForm | None = None, status: int = 200):
-    events = records.upcoming_nights(current_user.league)
+    events = leagues.upcoming_nights(current_user.league)
     form = form or _my_night_form(NightForm(formdata=None, date=current_user.league.today(), template="thpa_nightly"))
     return render_template("host/home.html", events=[e for e in events if runs(e)], form=form), status
 
@@ -77,7 +84,7 @@ def new_night():
 
 def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None):
     return page_or_fragment("host/event.html", "host/_controls.html", event=event,
-                            clock=clocks.payload(event) if clock is None else clock, error=error, status=status)
+                            clock=clock_payload(event) if clock is None else clock, error=error, status=status)
 
 
 @bp.route("/events/<int:event_id>")
@@ -186,7 +193,7 @@ def _roster(event: Event, entries: list[Entry]):
     by_status: dict[str, list[Entry]] = {}
     for entry in entries:
         by_status.setdefault(entry.status, []).append(entry)
-        entry.missed = nights.missed_blinds(event, entry)
+        entry.missed = prereg.missed_blinds(event, entry)
     for group in by_status.values():
         group.sort(key=lambda e: (e.position or 0, e.member.name.casefold()))
     return by_status
@@ -197,12 +204,12 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
     # (measured: 26.9 → 22.6 ms median per host action at 200 players, docs/benchmarks.md).
     entries = list(db.session.scalars(db.select(Entry).options(joinedload(Entry.member, innerjoin=True))
                                       .where(Entry.event_id == event.id).order_by(Entry.id)))
-    chips_in_play, average = nights.chip_count(event, entries)
+    chips_in_play, average = field.chip_count(event, entries)
     deal_open = event.deal_status == "open"
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=_roster(event, entries),
-                            players_left=nights.players_left(event, entries), last=journal.last_action(event),
-                            plan=nights.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
-                            ballot=nights.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
+                            players_left=field.players_left(event, entries), last=journal.last_action(event),
+                            plan=seats.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
+                            ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
                             bonus_kinds=BONUS_LABELS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
                             error=error, message=message, status=status)
@@ -231,7 +238,7 @@ def member_search(event_id: int):
 def _entry(event: Event, entry_id: str) -> Entry:
     entry = db.session.get(Entry, int(entry_id)) if entry_id.isdigit() else None
     if entry is None or entry.event_id != event.id:
-        raise nights.Refused("That player is not in this game.")
+        raise Refused("That player is not in this game.")
     return entry
 
 
@@ -241,43 +248,43 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
     if op == "undo":
         last = journal.last_action(event)
         if last is None or str(last.id) != arg:
-            raise nights.Refused("Nothing to undo, or it was already undone on another screen.")
+            raise Refused("Nothing to undo, or it was already undone on another screen.")
         journal.undo(last)
         return f"Undone: {last.summary}"
     if op in ("confirm", "reject", "id"):
         entry = _entry(event, arg)
         verb = {"confirm": "Confirmed", "reject": "Turned away", "id": "Photo ID checked for"}[op]
         log = journal.Journal(event, user_id, op, f"{verb} {entry.member.name}")
-        {"confirm": nights.confirm, "reject": nights.reject}.get(op, lambda e, j: nights.id_checked(e.member, j))(
+        {"confirm": checkin.confirm, "reject": checkin.reject}.get(op, lambda e, j: members.id_checked(e.member, j))(
             entry, log)
     elif op == "walk_in":
         member = db.session.get(Member, int(arg)) if arg.isdigit() else None
         if member is None or member.league_id != event.league_id:
-            raise nights.Refused("No such member.")
+            raise Refused("No such member.")
         log = journal.Journal(event, user_id, op, f"Checked in {member.name}")
-        nights.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
+        checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
     elif op == "prereg":
         member = db.session.get(Member, int(arg)) if arg.isdigit() else None
         if member is None or member.league_id != event.league_id:
-            raise nights.Refused("No such member.")
+            raise Refused("No such member.")
         log = journal.Journal(event, user_id, op, f"Pre-registered {member.name}")
-        nights.pre_register(event, member, log)
+        prereg.pre_register(event, member, log)
     elif op == "deduct":
         entry = _entry(event, arg)
         raw = form.get(f"blinds-{entry.id}", "").replace(",", "").strip()
         if not raw.isdigit():
-            raise nights.Refused("Give the chips to deduct as a whole number.")
+            raise Refused("Give the chips to deduct as a whole number.")
         log = journal.Journal(event, user_id, op, f"{entry.member.name}: {int(raw):,} missed blinds deducted")
-        nights.deduct(entry, int(raw), log)
+        prereg.deduct(entry, int(raw), log)
     elif op == "join":
         log = journal.Journal(event, user_id, op, f"New member {form.get('name', '').strip()}")
-        member = log.created(nights.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
+        member = log.created(members.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
                                          form.get("under_21") == "yes"))
-        nights.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
+        checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
     elif op == "bust":
         entry = _entry(event, arg)
         log = journal.Journal(event, user_id, op, f"{entry.member.name} out")
-        positions = nights.bust(event, {entry: None}, log)
+        positions = busts.bust(event, {entry: None}, log)
         log.action.summary = f"{entry.member.name} out in {ordinal(positions[entry])}"
     elif op == "bust_hand":
         stacks = {}
@@ -285,48 +292,48 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
             raw = form.get(f"stack-{entry_id}", "").replace(",", "").strip()
             stacks[_entry(event, entry_id)] = int(raw) if raw.isdigit() else None
         log = journal.Journal(event, user_id, op, "")
-        positions = nights.bust(event, stacks, log)
+        positions = busts.bust(event, stacks, log)
         log.action.summary = "Out in one hand: " + ", ".join(
             f"{e.member.name} {ordinal(p)}" for e, p in sorted(positions.items(), key=lambda i: i[1]))[:180]
     elif op == "dq":
         entry = _entry(event, arg or form.get("dq_entry", ""))
         raw = form.get("dq_chips", "").replace(",", "").strip()
         if raw and not raw.isdigit():
-            raise nights.Refused("Give the chips they had as a whole number, or leave it blank.")
+            raise Refused("Give the chips they had as a whole number, or leave it blank.")
         log = journal.Journal(event, user_id, op, f"{entry.member.name} disqualified")
-        nights.disqualify(event, entry, form.get("reason", ""), log, user_id, int(raw) if raw else None)
+        busts.disqualify(event, entry, form.get("reason", ""), log, user_id, int(raw) if raw else None)
     elif op in ("draw", "break", "final", "settle"):
         summary = {"draw": "Seats drawn", "break": "Table broken", "final": "Final table drawn",
                    "settle": "Night settled"}[op]
         log = journal.Journal(event, user_id, op, summary)
-        {"draw": nights.draw, "break": nights.break_table, "final": nights.final_table,
-         "settle": nights.settle}[op](event, log)
+        {"draw": seats.draw, "break": seats.break_table, "final": seats.final_table,
+         "settle": settling.settle}[op](event, log)
     elif op == "deal":
         counts = {}
-        for entry in nights.deal_players(event):
+        for entry in field.deal_players(event):
             raw = form.get(f"deal-{entry.id}", "").replace(",", "").strip()
             counts[entry] = int(raw) if raw.isdigit() else None
         log = journal.Journal(event, user_id, op, "Deal put to the vote")
-        nights.open_deal(event, counts, form.get("method", ""), log)
+        deals.open_deal(event, counts, form.get("method", ""), log)
     elif op == "deal_off":
         log = journal.Journal(event, user_id, op, "Deal called off")
-        nights.call_off_deal(event, log)
+        deals.call_off_deal(event, log)
     elif op == "move_to":
         proposal, _, where = arg.partition(":")
         table, _, seat = where.partition(":")
         entry = _entry(event, form.get(f"mover-{proposal}", ""))
         if not (table.isdigit() and seat.isdigit()):
-            raise nights.Refused("Pick the seat to move to.")
+            raise Refused("Pick the seat to move to.")
         log = journal.Journal(event, user_id, op, f"{entry.member.name} moved to table {table} seat {seat}")
-        nights.move(event, entry, int(table), int(seat), log)
+        seats.move(event, entry, int(table), int(seat), log)
     elif op == "bonus":
         entry = _entry(event, arg or form.get("bonus_entry", ""))
         kind = form.get("kind", "")
         log = journal.Journal(event, user_id, op, "")
-        chips = nights.claim_bonus(event, entry, kind, log, override_reason=form.get("why", ""), user_id=user_id)
+        chips = bonuses.claim_bonus(event, entry, kind, log, override_reason=form.get("why", ""), user_id=user_id)
         log.action.summary = f"{entry.member.name}: {BONUS_LABELS.get(kind, kind)} bonus +{chips:,}"
     else:
-        raise nights.Refused("That button did nothing: reload the page.")
+        raise Refused("That button did nothing: reload the page.")
     log.record()
     return log.action.summary
 
@@ -344,7 +351,7 @@ def player_action(event_id: int):
     clocks.touch(event)
     try:
         message = _player_op(event, op, arg, request.form)
-    except nights.Refused as refused:
+    except Refused as refused:
         db.session.rollback()
         return _players(event, error=str(refused), status=422)
     db.session.commit()

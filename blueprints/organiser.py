@@ -4,12 +4,12 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_login import current_user, login_required
 from wtforms import SelectChoice
 
-import records
 from blueprints import neighbours, page_or_fragment
-from extensions import db
-from forms import AssignHostForm, HostForm, NightForm, VenueForm
+from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm
 from league.standings import top_with_ties
-from models import Event, League, User, Venue
+from services import leagues, standings
+from services.models import Event, League, User, Venue
+from wiring.extensions import db
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
 
@@ -33,7 +33,7 @@ def _my_league(slug: str) -> League:
 def home():
     """The organiser's start: their league's latest month."""
     league = current_user.league
-    months = records.league_months(league)
+    months = leagues.league_months(league)
     month = months[0] if months else league.today().strftime("%Y-%m")
     return redirect(url_for("organiser.month", slug=league.slug, month=month))
 
@@ -43,16 +43,16 @@ def month(slug: str, month: str):
     """R-STD-1, R-QUAL-1..5, R-FIN: a month's standings, ticket holders, Shoot-out and High-roller Final."""
     league = _my_league(slug)
     try:
-        first, _ = records.parse_month(month)
+        first, _ = leagues.parse_month(month)
     except ValueError:
         abort(404)
-    table = records.month_standings(league, month)
+    table = standings.month_standings(league, month)
     return page_or_fragment(
         "organiser/month.html", "organiser/_month.html",
         league=league, month=month, month_label=first.strftime("%B %Y"), table=table,
-        qualifiers=records.qualifiers(league, month, table),
-        tickets=records.ticket_holders(league, month),
-        **neighbours(records.league_months(league), month))
+        qualifiers=standings.qualifiers(league, month, table),
+        tickets=standings.ticket_holders(league, month),
+        **neighbours(leagues.league_months(league), month))
 
 
 @bp.route("/<slug>/seasons/<int:year>")
@@ -60,7 +60,7 @@ def season(slug: str, year: int):
     """R-STD-2: the season table, Top 50 with ties."""
     league = _my_league(slug)
     try:
-        table = records.year_standings(league, year)
+        table = standings.year_standings(league, year)
     except ValueError:
         abort(404)
     return page_or_fragment("organiser/season.html", "organiser/_season.html",
@@ -129,7 +129,7 @@ def _night_choices(form, league, hosts: list[User] | None = None):
 
 
 def _nights(league, form=None, status=200):
-    upcoming = records.upcoming_nights(league)
+    upcoming = leagues.upcoming_nights(league)
     hosts = _hosts(league)  # one read for every night's host picker
     form = form or _night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly"), league, hosts)
     assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league,

@@ -7,7 +7,8 @@ from flask import g, request_started
 from flask_migrate import upgrade
 
 from app import create_app
-from extensions import db
+from services import leagues
+from wiring.extensions import db
 
 TEST_CONFIG = {"TESTING": True, "SECRET_KEY": "test-secret", "RATELIMIT_ENABLED": True}
 
@@ -74,8 +75,7 @@ def login(client, username, password):
 @pytest.fixture
 def league(app):
     """A free-to-play league with pass-down, committed."""
-    import records
-    league = records.create_league("Harbour League", "free")
+    league = leagues.create_league("Harbour League", "free")
     db.session.commit()
     return league
 
@@ -83,7 +83,7 @@ def league(app):
 @pytest.fixture
 def organiser(app, league):
     """An organiser login of the league (username organiser, password pw-organiser)."""
-    from models import User
+    from services.models import User
     user = User(username="organiser", display_name="Olive", role="organiser", league_id=league.id)
     user.set_password("pw-organiser")
     host = User(username="host", display_name="Harry", role="host", league_id=league.id)

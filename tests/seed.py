@@ -2,15 +2,15 @@
 nightly event dated today at the league's venues. Call inside an app context; it commits."""
 import datetime as dt
 
-import records
-from extensions import db
-from models import Event, User, Venue
+from services import leagues
+from services.models import Event, User, Venue
+from wiring.extensions import db
 
 
 def tonight(league: str = "Harbour League", venue: str = "Rose & Crown", username: str = "host",
             password: str = "pw-host", start: dt.time | None = None, date: dt.date | None = None) -> Event:
     """The running nightly event, hosted by `username` / `password`."""
-    found = records.create_league(league, "free")
+    found = leagues.create_league(league, "free")
     pub = Venue(league_id=found.id, name=venue)
     host = User(username=username, display_name=username.title(), role="host", league_id=found.id)
     host.set_password(password)

@@ -7,17 +7,14 @@ import datetime as dt
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-import membership
-import nights
-import qr
-import records
-from blueprints import page_or_fragment
-from blueprints.host import runs
-from blueprints.play import phone_entry, private, bp
-from extensions import db, limiter
+from blueprints import page_or_fragment, runs
+from blueprints.play.base import bp, phone_entry, private
+from blueprints.play.member_cookie import current_member, remember
 from league.events import EVENT_TYPES
-from membership import current_member, remember
-from models import Event, League, Member
+from live import qr
+from services import cards, field, leagues, results, standings
+from services.models import Event, League, Member
+from wiring.extensions import db, limiter
 
 # No password: the signed member cookie from check-in says whose phone this is, and every page here
 # shows only that member's own records. The card's secret (card_code) appears on /me alone.
@@ -47,18 +44,18 @@ def me():
     league = db.session.get(League, member.league_id)
     today = league.today()
     month = today.strftime("%Y-%m")
-    month_table = records.month_standings(league, month)
-    season_table = records.year_standings(league, today.year)
-    live = records.member_live_entry(member, today - dt.timedelta(days=1))
-    in_shootout, shootout_cut = records.shootout_standing(month_table, member.id)
-    tickets = records.member_tickets(member)
+    month_table = standings.month_standings(league, month)
+    season_table = standings.year_standings(league, today.year)
+    live = results.member_live_entry(member, today - dt.timedelta(days=1))
+    in_shootout, shootout_cut = standings.shootout_standing(month_table, member.id)
+    tickets = results.member_tickets(member)
     return private(render_template(
         "play/me.html", member=member, league=league, month=month, year=str(today.year),
-        month_label=today.strftime("%B %Y"), month_row=records.row_of(month_table, member.id),
-        month_players=len(month_table), season_row=records.row_of(season_table, member.id),
+        month_label=today.strftime("%B %Y"), month_row=standings.row_of(month_table, member.id),
+        month_players=len(month_table), season_row=standings.row_of(season_table, member.id),
         season_players=len(season_table), live=live, live_me=live and phone_entry(live.event),
         in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
-        ticket_events={t.event_id for t in tickets}, results=records.member_results(member),
+        ticket_events={t.event_id for t in tickets}, results=results.member_results(member),
         event_types=EVENT_TYPES, card_qr=qr.svg(_card_url(member))))
 
 
@@ -70,7 +67,7 @@ def move_card():
     member = current_member()
     if member is None:
         abort(403)
-    code, expires = membership.issue_code(member)
+    code, expires = cards.issue_code(member)
     db.session.commit()
     league = db.session.get(League, member.league_id)
     return private(page_or_fragment("play/me_move.html", "play/_move_code.html",
@@ -84,7 +81,7 @@ def _code_context(code: str, expires: dt.datetime, league: League) -> dict:
     until = expires.replace(tzinfo=dt.timezone.utc).astimezone(league.zone())
     # Not qr.svg: its cache would keep the code in memory after it is used.
     return {"code": f"{code[:3]} {code[3:]}", "until": until.strftime("%H:%M"),
-            "minutes": int(membership.CODE_LIFETIME.total_seconds() // 60),
+            "minutes": int(cards.CODE_LIFETIME.total_seconds() // 60),
             "claim_link": link, "claim_qr": qr.svg.__wrapped__(link)}
 
 
@@ -95,7 +92,7 @@ def sign_out_others():
     member = current_member()
     if member is None:
         abort(403)
-    membership.sign_out_other_phones(member)
+    cards.sign_out_other_phones(member)
     db.session.commit()
     flash("Your other phones are signed out. This one keeps your card.")
     return private(remember(redirect(url_for("play.me"), 303), member))
@@ -110,14 +107,14 @@ def claim_card():
     error = None
     code = request.values.get("code", "")[:20]
     if request.method == "POST":
-        member = membership.claim_code(code)
+        member = cards.claim_code(code)
         if member is None:
             db.session.rollback()
             error = ("That code didn't work: it is wrong, already used, or older than ten minutes. "
                      "Ask for a new one (Me → Move to a new phone, or the host).")
         else:
             if request.form.get("sign_out_others") == "yes":
-                membership.sign_out_other_phones(member)
+                cards.sign_out_other_phones(member)
             db.session.commit()
             flash(f"Your member card is on this phone now, {member.name}.")
             return private(remember(redirect(url_for("play.me"), 303), member))
@@ -147,7 +144,7 @@ def member_card(card_code: str):
                                         own=viewer is not None and viewer.id == member.id))
     league = db.session.get(League, member.league_id)
     today = league.today()
-    games = [(event, nights.entry_of(event, member)) for event in records.nights_from(league, today)
+    games = [(event, field.entry_of(event, member)) for event in leagues.nights_from(league, today)
              if (event.status == "running" or event.date == today) and runs(event)]
     return private(render_template("play/card.html", member=member, host_view=True, games=games, own=False))
 
@@ -162,7 +159,7 @@ def host_move_code():
     member = db.session.get(Member, int(raw)) if raw.isdigit() else None
     if member is None or member.league_id != current_user.league_id:
         abort(404, description="No such member in your league.")
-    code, expires = membership.issue_code(member, issued_by=current_user.id)
+    code, expires = cards.issue_code(member, issued_by=current_user.id)
     db.session.commit()
     back = request.form.get("event", "")
     event = db.session.get(Event, int(back)) if back.isdigit() else None

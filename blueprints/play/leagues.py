@@ -5,16 +5,15 @@ import datetime as dt
 from flask import abort, make_response, render_template, request
 from sqlalchemy.orm import joinedload
 
-import records
-from blueprints import neighbours, page_or_fragment
-from blueprints.live import event_or_404
-from blueprints.play import prereg_state, bp
-from extensions import db
+from blueprints import event_or_404, neighbours, page_or_fragment
+from blueprints.play.base import bp, prereg_state
+from blueprints.play.member_cookie import current_member
 from league.events import EVENT_TYPES
 from league.members import name_key
 from league.standings import SEASON_TABLE_SIZE, StandingRow, top_with_ties
-from membership import current_member
-from models import Event, League
+from services import leagues, results, standings
+from services.models import Event, League
+from wiring.extensions import db
 
 HOME_TABLE_SIZE = 10  # the league home shows the top of the month's table, ties included
 RECENT_NIGHTS = 5
@@ -40,19 +39,19 @@ def league_home(slug: str):
     league = _league_or_404(slug)
     today = league.today()
     month = today.strftime("%Y-%m")
-    table = records.month_standings(league, month)
+    table = standings.month_standings(league, month)
     if not table:
-        months = records.league_months(league)
+        months = leagues.league_months(league)
         if months:
             month = months[0]
-            table = records.month_standings(league, month)
-    first, _ = records.parse_month(month)
+            table = standings.month_standings(league, month)
+    first, _ = leagues.parse_month(month)
     return render_template(
         "play/league.html", league=league, month=month, year=month[:4], month_label=first.strftime("%B %Y"),
         rows=top_with_ties(table, HOME_TABLE_SIZE), total=len(table), q="", table_id=TABLE_ID,
         me_row=_my_row(league, table),
-        live=[e for e in records.nights_from(league, today) if e.status == "running"],
-        recent=records.settled_nights(league, limit=RECENT_NIGHTS), event_types=EVENT_TYPES)
+        live=[e for e in leagues.nights_from(league, today) if e.status == "running"],
+        recent=leagues.settled_nights(league, limit=RECENT_NIGHTS), event_types=EVENT_TYPES)
 
 
 @bp.route("/leagues/<slug>/months/<month>")
@@ -62,13 +61,13 @@ def month_standings(slug: str, month: str):
     table gets "Jump to me" and their row marked."""
     league = _league_or_404(slug)
     first, following = _month_or_404(month)
-    table = records.month_standings(league, month)
+    table = standings.month_standings(league, month)
     return _standings(
         "play/month.html", "play/_month.html", league=league, month=month, year=month[:4],
         title=f"{first.strftime('%B %Y')} standings · {league.name}", month_label=first.strftime("%B %Y"),
         table=table, me_row=_my_row(league, table),
-        nights=records.settled_nights(league, first, following),
-        **neighbours(records.league_months(league), month), event_types=EVENT_TYPES)
+        nights=leagues.settled_nights(league, first, following),
+        **neighbours(leagues.league_months(league), month), event_types=EVENT_TYPES)
 
 
 @bp.route("/leagues/<slug>/seasons/<int:year>")
@@ -78,10 +77,10 @@ def season_standings(slug: str, year: int):
     gets "Jump to me" (or, below the Top 50, their rank and points)."""
     league = _league_or_404(slug)
     try:
-        table = records.year_standings(league, year)
+        table = standings.year_standings(league, year)
     except ValueError:
         abort(404)
-    months = records.league_months(league)
+    months = leagues.league_months(league)
     latest = next((m for m in months if m.startswith(str(year))), f"{year}-12")
     return _standings(
         "play/season.html", "play/_season.html", league=league, year=str(year), month=latest,
@@ -99,8 +98,8 @@ def month_qualifiers(slug: str, month: str):
     return page_or_fragment(
         "play/qualifiers.html", "play/_qualifiers.html", league=league, month=month, year=month[:4],
         title=f"{first.strftime('%B %Y')} finals · {league.name}", month_label=first.strftime("%B %Y"),
-        tickets=records.ticket_holders(league, month), qualifiers=records.qualifiers(league, month),
-        **neighbours(records.league_months(league), month))
+        tickets=standings.ticket_holders(league, month), qualifiers=standings.qualifiers(league, month),
+        **neighbours(leagues.league_months(league), month))
 
 
 @bp.route("/events/<int:event_id>/results")
@@ -112,7 +111,7 @@ def event_results(event_id: int):
         abort(404, description="this night's results are not settled yet")
     return render_template("play/results.html", event=event, league=event.league, month=event.month,
                            year=event.month[:4], kind=EVENT_TYPES.get(event.event_type),
-                           entries=records.finishers(event), ticketed=records.ticketed(event))
+                           entries=results.finishers(event), ticketed=results.ticketed(event))
 
 
 @bp.route("/leagues/<slug>/nights")
@@ -123,7 +122,7 @@ def coming_nights(slug: str):
     league = _league_or_404(slug)
     today = league.today()
     by_venue: dict[str, list[Event]] = {}
-    coming = records.nights_from(league, today)
+    coming = leagues.nights_from(league, today)
     for night in coming:
         by_venue.setdefault(night.venue.name, []).append(night)
     member = current_member()
@@ -139,7 +138,7 @@ def coming_nights(slug: str):
 # ---- Helpers: parsing, and reads for these pages ----
 
 def _league_or_404(slug: str) -> League:
-    league = records.find_league(slug)
+    league = leagues.find_league(slug)
     if league is None or league.slug != slug:  # a league's public address is its slug, nothing else
         abort(404, description=f"no league {slug!r}")
     return league
@@ -147,7 +146,7 @@ def _league_or_404(slug: str) -> League:
 
 def _month_or_404(month: str) -> tuple[dt.date, dt.date]:
     try:
-        return records.parse_month(month)
+        return leagues.parse_month(month)
     except ValueError:
         abort(404)
 
@@ -169,4 +168,4 @@ def _standings(page: str, section: str, *, table, **context):
 def _my_row(league: League, table: list[StandingRow]) -> StandingRow | None:
     """R-STD-1/2: this phone's member's row in a table of their league, for "Jump to me"."""
     member = current_member()
-    return records.row_of(table, member.id) if member is not None and member.league_id == league.id else None
+    return standings.row_of(table, member.id) if member is not None and member.league_id == league.id else None

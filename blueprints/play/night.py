@@ -6,23 +6,24 @@ import hmac
 from flask import abort, flash, redirect, render_template, request, url_for
 from limits import parse as parse_limit
 
-import clocks
-import journal
-import nights
-import qr
-from blueprints import page_or_fragment
-from blueprints.live import announce, event_or_404
-from blueprints.play import phone_entry, prereg_state, private, bp
-from extensions import db, limiter
-from membership import current_member, remember
-from models import Event
+from blueprints import event_or_404, page_or_fragment
+from blueprints.play.base import bp, phone_entry, prereg_state, private
+from blueprints.play.member_cookie import current_member, remember
+from league import statuses
+from live import qr
+from live.announce import announce
+from live.payload import clock_payload
+from services import Refused, checkin, clocks, deals, field, journal, members
+from services import prereg as preregistration
+from services.models import Event
+from wiring.extensions import db, limiter
 
 
 @bp.route("/events/<int:event_id>")
 def event(event_id: int):
     """R-CLOCK-1..3: the event's live clock on a player's phone."""
     event = event_or_404(event_id)
-    return render_template("play/event.html", event=event, clock=clocks.payload(event), me=phone_entry(event),
+    return render_template("play/event.html", event=event, clock=clock_payload(event), me=phone_entry(event),
                            prereg=prereg_state(event))
 
 
@@ -45,14 +46,14 @@ def screen(event_id: int):
     # so the public screen URL does not give the check-in link away.
     code = request.args.get("code", "")
     check_in = None
-    if code and hmac.compare_digest(code, event.check_in_code) and event.status in nights.OPEN_EVENTS:
+    if code and hmac.compare_digest(code, event.check_in_code) and event.status in statuses.OPEN_EVENTS:
         check_in = url_for("play.check_in", code=event.check_in_code, _external=True)
-    return render_template("play/screen.html", event=event, clock=clocks.payload(event), check_in=check_in,
+    return render_template("play/screen.html", event=event, clock=clock_payload(event), check_in=check_in,
                            qr_svg=qr.svg(check_in) if check_in else None)
 
 
 def _check_in_event(code: str):
-    event = nights.event_for_check_in(code)
+    event = checkin.event_for_check_in(code)
     if event is None:
         abort(404, description="This check-in link has ended or is wrong: ask the host for tonight's QR code.")
     return event
@@ -66,16 +67,16 @@ def check_in(code: str):
     member = current_member()
     if member is not None and member.league_id != event.league_id:
         member = None
-    entry = nights.entry_of(event, member) if member else None
+    entry = field.entry_of(event, member) if member else None
     error = None
     if request.method == "POST":
         try:
             if member is None:
                 form = request.form
-                member = nights.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
+                member = members.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
                                      form.get("under_21") == "yes", form.get("contact", ""))
-            entry = nights.check_in(event, member)
-        except nights.Refused as refused:
+            entry = checkin.check_in(event, member)
+        except Refused as refused:
             db.session.rollback()
             error = str(refused)
         else:
@@ -100,8 +101,8 @@ def deal(event_id: int):
         if entry is None:
             abort(403)
         try:
-            nights.vote(event, entry, request.form.get("vote") == "yes")
-        except nights.Refused as refused:
+            deals.vote(event, entry, request.form.get("vote") == "yes")
+        except Refused as refused:
             db.session.rollback()
             error = str(refused)
         else:
@@ -109,10 +110,10 @@ def deal(event_id: int):
             db.session.commit()
             announce(event)
             return redirect(url_for("play.deal", event_id=event.id), 303)
-    offer = nights.deal_offer(event) if event.deal_status in ("open", "agreed") and event.deal_method else None
+    offer = deals.deal_offer(event) if event.deal_status in ("open", "agreed") and event.deal_method else None
     return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,
-                           ballot=nights.ballot(event), players=nights.deal_players(event) or [
-                               e for e in nights.field(event) if e.chips_at_deal is not None]), 422 if error else 200
+                           ballot=deals.ballot(event), players=field.deal_players(event) or [
+                               e for e in field.entrants(event) if e.chips_at_deal is not None]), 422 if error else 200
 
 
 # ---- Pre-registration from the player's own phone (R-LATE-3, issue 4 item 3) ----
@@ -138,7 +139,7 @@ def prereg(event_id: int):
 def prereg_self(event_id: int):
     """R-LATE-3/4, R-MEM-1: pre-register this phone's member for a coming night of their league, one
     tap before play starts. A free night puts their stack in play at once; a night with a buy-in
-    waits for the host to confirm it was paid (nights.self_pre_register). Journaled: the host sees it
+    waits for the host to confirm it was paid (preregistration.self_pre_register). Journaled: the host sees it
     as the roster's last action and can undo it."""
     return _prereg_write(event_id, cancel=False)
 
@@ -174,17 +175,17 @@ def _prereg_write(event_id: int, cancel: bool):
         if cancel:
             log = journal.Journal(event, None, "self_prereg_cancel",
                                   f"{name} cancelled their pre-registration on their phone")
-            nights.cancel_pre_registration(event, phone, log)
+            preregistration.cancel_pre_registration(event, phone, log)
             message = "Your pre-registration is cancelled."
         else:
             log = journal.Journal(event, None, "self_prereg", f"{name} pre-registered on their phone")
-            entry = nights.self_pre_register(event, phone, log, adult=request.form.get("adult") == "yes")
+            entry = preregistration.self_pre_register(event, phone, log, adult=request.form.get("adult") == "yes")
             message = "Done: you're in."
-            if entry.status == nights.REQUESTED:
+            if entry.status == statuses.REQUESTED:
                 log.action.summary = f"{name} asked on their phone to pre-register (${event.buy_in} buy-in to confirm)"
                 message = "Sent to the host."
         log.record()
-    except nights.Refused as refused:
+    except Refused as refused:
         db.session.rollback()
         return _prereg_block(event, 422, error=str(refused))
     db.session.commit()

@@ -6,7 +6,7 @@ import os
 
 from flask import current_app, make_response, render_template, url_for
 
-from blueprints.play import bp
+from blueprints.play.base import bp
 
 # The dark theme's background: the manifest's colours must match base.html and app.css, or the
 # splash screen flashes another colour before the first page paints.

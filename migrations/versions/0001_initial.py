@@ -5,9 +5,8 @@ Revises:
 Create Date: 2026-11-30 20:23:41.562466
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0001"

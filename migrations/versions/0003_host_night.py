@@ -7,9 +7,8 @@ Create Date: 2026-11-30 21:15:58.978727
 """
 import secrets
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0003'

@@ -141,8 +141,8 @@ def migrate(url: str) -> None:
 def seed(url: str) -> int:
     """A league, a venue, a host login and tonight's event (tests/seed.py); returns the event id."""
     from app import create_app
-    from extensions import db
     from tests import seed as tests_seed
+    from wiring.extensions import db
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
         event_id = tests_seed.tonight("Bench League", "The Rose & Crown", HOST_USER, HOST_PASSWORD).id

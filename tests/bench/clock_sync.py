@@ -31,10 +31,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
-import shutil
 import time
 import urllib.parse
 from pathlib import Path

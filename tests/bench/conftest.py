@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from extensions import db
 from tests.bench import history
 from tests.conftest import make_app
+from wiring.extensions import db
 
 
 @pytest.fixture(scope="session")

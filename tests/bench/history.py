@@ -15,14 +15,13 @@ from dataclasses import dataclass
 
 from sqlalchemy import insert
 
-import demo
-import records
-from extensions import db
 from league.events import EVENT_TYPES
 from league.members import name_key
 from league.points import Finish, award_points
 from league.qualify import EventResult, monthly_tickets
-from models import Entry, Event, Member, Ticket, Venue
+from services import demo, leagues
+from services.models import Entry, Event, Member, Ticket, Venue
+from wiring.extensions import db
 
 FULL = os.environ.get("SHUFFLEUP_BENCH_SCALE", "").lower() == "full"
 LEAGUE = "Benchmark League"
@@ -60,7 +59,7 @@ def build(scale: Scale = SCALE, seed: int = 1) -> History:
     rng = random.Random(seed)
     start = dt.date(END.year - int(scale.years) + 1, 1, 1) if scale.years >= 1 else \
         dt.date(END.year, 12 - round(scale.years * 12) + 1, 1)
-    league = records.create_league(LEAGUE, "free")
+    league = leagues.create_league(LEAGUE, "free")
     venues = [Venue(league_id=league.id, name=name) for name in VENUES]
     db.session.add_all(venues)
     db.session.flush()
@@ -91,7 +90,7 @@ def build(scale: Scale = SCALE, seed: int = 1) -> History:
         if month == MONTH and kind.awards_points:
             month_counted += sum(f.status in ("played", "dq") for f in finishes)
         if kind.awards_tickets:
-            # The same settle order as records.settle_order: date, start time, venue name, id.
+            # The same settle order as settling.settle_order: date, start time, venue name, id.
             order = (night.date, night.start_time or dt.time(0, 0), night.venue.casefold(), event_id)
             month_results[month].append(EventResult(event_id, order, tuple(finishes)))
     db.session.execute(insert(Event), event_rows)

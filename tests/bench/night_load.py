@@ -66,6 +66,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script: `import app` for seeding, `tests.bench.clock_load`
     sys.path.insert(0, str(ROOT))
 
+from blueprints.play import member_cookie
 from tests.bench import clock_load  # noqa: E402  (the server, database and phone machinery)
 from tests.bench.clock_load import log, machine_busy_pct, machine_ticks, percentile  # noqa: E402
 
@@ -92,10 +93,9 @@ def seed(url: str, members: int, max_seats: int) -> dict:
     """A league, a venue, a host login, `members` members and tonight's event (running, clock not
     started, nobody in yet). Each member's phone cookie is the one the app gives a member's phone."""
     from app import create_app
-    from extensions import db
-    import membership
-    from models import Member
+    from services.models import Member
     from tests import seed as tests_seed
+    from wiring.extensions import db
     app = create_app({"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context(), app.test_request_context():
         event = tests_seed.tonight("Bench League", "The Rose & Crown", HOST_USER, HOST_PASSWORD)
@@ -105,7 +105,7 @@ def seed(url: str, members: int, max_seats: int) -> dict:
         db.session.commit()
         out = {"event_id": event.id, "check_in_code": event.check_in_code,
                "members": [{"id": m.id, "name": m.name,
-                            "cookie": membership._signer().dumps([m.id, m.cookie_secret])} for m in people]}
+                            "cookie": member_cookie._signer().dumps([m.id, m.cookie_secret])} for m in people]}
         db.session.remove()
         db.engine.dispose()
     return out
@@ -476,8 +476,8 @@ def worker_exit(server, worker):
 def profile_summary(directory: Path, top: int) -> dict:
     """Per kind: server time inside the app (wall and CPU; inflated when profiled), SQL statements and
     their time; with a profile, the top functions by cumulative time."""
-    import pstats
     import io
+    import pstats
     stats_file = directory / "server.json"
     if not stats_file.exists():
         return {}

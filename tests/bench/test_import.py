@@ -2,11 +2,11 @@
 import os
 import shutil
 
-import records
-from extensions import db
 from league.results_file import parse_results
-from models import Entry, Ticket
+from services import leagues, results
+from services.models import Entry, Ticket
 from tests.bench import history
+from wiring.extensions import db
 
 
 def test_import_results(benchmark, app, db_path, tmp_path):
@@ -24,12 +24,12 @@ def test_import_results(benchmark, app, db_path, tmp_path):
             if os.path.exists(f"{db_path}{suffix}"):
                 os.remove(f"{db_path}{suffix}")
         shutil.copy(template, db_path)
-        league = records.create_league("Import League", "free")
+        league = leagues.create_league("Import League", "free")
         db.session.commit()
         return (league,), {}
 
     def import_file(league):
-        summary = records.import_results(league, parse_results(text))
+        summary = results.import_results(league, parse_results(text))
         db.session.commit()
         return summary
 

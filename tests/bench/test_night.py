@@ -7,12 +7,12 @@ import os
 
 import pytest
 
-import nights
-from extensions import db
-from journal import Journal, last_action
-from models import Entry, Member
+from services import seats, settling
+from services.journal import Journal, last_action
+from services.models import Entry, Member
 from tests import seed
 from tests.conftest import csrf_token, login
+from wiring.extensions import db
 
 PLAYERS = 200 if os.environ.get("SHUFFLEUP_BENCH_SCALE") == "full" else 40
 
@@ -32,7 +32,7 @@ def big_night(app):
 
 def seated_sizes(event):
     sizes = {}
-    for seat in nights.seated(event).values():
+    for seat in seats.seated(event).values():
         sizes[seat.table] = sizes.get(seat.table, 0) + 1
     return sizes
 
@@ -40,7 +40,7 @@ def seated_sizes(event):
 def test_seat_draw(benchmark, big_night):
     def draw():
         log = Journal(big_night, None, "draw", "Seats drawn")
-        nights.draw(big_night, log)
+        seats.draw(big_night, log)
         log.record()
         db.session.flush()
         return log
@@ -57,17 +57,17 @@ def test_seat_draw(benchmark, big_night):
 
 def test_table_break(benchmark, big_night):
     log = Journal(big_night, None, "draw", "Seats drawn")
-    nights.draw(big_night, log)
+    seats.draw(big_night, log)
     log.record()
     smallest = min(seated_sizes(big_night).items(), key=lambda item: item[1])[0]
-    for entry in [e for e, seat in nights.seated(big_night).items() if seat.table != smallest][:10]:
+    for entry in [e for e, seat in seats.seated(big_night).items() if seat.table != smallest][:10]:
         entry.status, entry.position = "played", None
     db.session.commit()
     tables_before = len(seated_sizes(big_night))
 
     def break_one():
         log = Journal(big_night, None, "break", "Table broken")
-        nights.break_table(big_night, log)
+        seats.break_table(big_night, log)
         log.record()
         db.session.flush()
 
@@ -84,7 +84,7 @@ def test_settle(benchmark, big_night):
 
     def settle():
         log = Journal(big_night, None, "settle", "Night settled")
-        nights.settle(big_night, log)
+        settling.settle(big_night, log)
         log.record()
         db.session.flush()
 

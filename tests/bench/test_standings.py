@@ -2,10 +2,10 @@
 
 Each round starts a fresh session, as a request would, so nothing is served from the identity map.
 """
-import records
-from extensions import db
 from league.standings import StandingRow
-from models import Event, League, Ticket
+from services import leagues, settling, standings
+from services.models import Event, League, Ticket
+from wiring.extensions import db
 
 
 def fresh(league_id: int) -> League:
@@ -23,21 +23,21 @@ def check_ranked(table: list[StandingRow]) -> None:
 
 def test_month_standings(benchmark, history_app):
     _, built = history_app
-    table = benchmark(lambda: records.month_standings(fresh(built.league_id), built.month))
+    table = benchmark(lambda: standings.month_standings(fresh(built.league_id), built.month))
     check_ranked(table)
     assert sum(row.events for row in table) == built.month_counted
 
 
 def test_year_standings(benchmark, history_app):
     _, built = history_app
-    table = benchmark(lambda: records.year_standings(fresh(built.league_id), built.year))
+    table = benchmark(lambda: standings.year_standings(fresh(built.league_id), built.year))
     check_ranked(table)
     assert sum(row.events for row in table) > built.month_counted
 
 
 def test_qualifiers(benchmark, history_app):
     _, built = history_app
-    found = benchmark(lambda: records.qualifiers(fresh(built.league_id), built.month))
+    found = benchmark(lambda: standings.qualifiers(fresh(built.league_id), built.month))
     tickets = found["monthly_final"]
     assert tickets and len({t["player"] for t in tickets}) == len(tickets)
     assert [(t["date"], t["venue"]) for t in tickets] == sorted(
@@ -52,14 +52,14 @@ def test_the_bulk_built_history_agrees_with_records(history_app):
     league = fresh(built.league_id)
     before = {(t.member_id, t.event_id, t.position) for t in db.session.scalars(
         db.select(Ticket).where(Ticket.league_id == league.id, Ticket.month == built.month))}
-    first, following = records.parse_month(built.month)
+    first, following = leagues.parse_month(built.month)
     events = db.session.scalars(db.select(Event).where(
         Event.league_id == league.id, Event.date >= first, Event.date < following)).all()
     stored = {e.id: e.points for ev in events for e in ev.entries}
     for event in events:
-        records.award_event_points(event)
+        settling.award_event_points(event)
     assert {e.id: e.points for ev in events for e in ev.entries} == stored
-    after = {(t.member_id, t.event_id, t.position) for t in records.settle_tickets(league, built.month)}
+    after = {(t.member_id, t.event_id, t.position) for t in settling.settle_tickets(league, built.month)}
     assert after == before and len(before) >= 5
     db.session.rollback()
 
@@ -72,4 +72,4 @@ def test_public_standings_page(benchmark, history_app):
     page = benchmark(lambda: client.get(f"/leagues/{slug}/months/{built.month}"))
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and 'id="member-' in html
-    assert html.count('id="member-') == len(records.month_standings(fresh(built.league_id), built.month))
+    assert html.count('id="member-') == len(standings.month_standings(fresh(built.league_id), built.month))

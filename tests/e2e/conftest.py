@@ -15,8 +15,8 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from extensions import db
 from tests.conftest import make_app
+from wiring.extensions import db
 
 CHROMIUM = "/usr/lib/chromium/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

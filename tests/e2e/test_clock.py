@@ -19,11 +19,11 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from blueprints.live import chips, clock_time
-from extensions import db
-from tests.e2e.conftest import seed_tonight
+from blueprints.filters import chips, clock_time
 from league import clock, structures
-from models import Entry, Event, Member
+from services.models import Entry, Event, Member
+from tests.e2e.conftest import seed_tonight
+from wiring.extensions import db
 
 DROP_AGENT = "ShuffleUpDroppedPhone"
 SYNCED_JS = "() => window.shuffleupClock && shuffleupClock.rtt !== null"

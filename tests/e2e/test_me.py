@@ -11,11 +11,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-import records
-from extensions import db
-from models import Member
+from services import leagues, results
+from services.models import Member
 from tests.e2e.conftest import join_and_check_in
 from tests.e2e.test_public_pages import axe, check_fits
+from wiring.extensions import db
 
 NAME = "Ann O'Leary"
 # Every visible control a thumb-sized target; a checkbox counts through its label (the whole
@@ -155,7 +155,7 @@ def test_me_with_results_behind_them_and_jump_to_me(tonight, live_server, phone,
     page = phone()
     join_and_check_in(page, base, code, NAME)
     with live_server.app.app_context():
-        league = records.find_league("Harbour League")
+        league = leagues.find_league("Harbour League")
         today = league.today()
         earlier = today.replace(day=1) - dt.timedelta(days=12)
         names = [f"Player {n:02d}" for n in range(1, 15)]
@@ -165,7 +165,7 @@ def test_me_with_results_behind_them_and_jump_to_me(tonight, live_server, phone,
                 enumerate(names[:2] + [NAME] + names[2:], 1)]
         rows += [f"{earlier},19:00,The Anchor,nightly,{p},{n}," for p, n in enumerate([NAME] + names[:4], 1)]
         from league.results_file import parse_results
-        records.import_results(league, parse_results(
+        results.import_results(league, parse_results(
             "date,start_time,venue,event_type,position,player,status\n" + "\n".join(rows) + "\n"))
         db.session.commit()
         db.session.remove()

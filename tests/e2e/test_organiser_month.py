@@ -8,10 +8,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-import records
-from extensions import db
 from league.results_file import parse_results
-from models import User
+from services import leagues, results
+from services.models import User
+from wiring.extensions import db
 
 SLUG = "harbour-league"
 OCTOBER = f"/organiser/{SLUG}/months/2026-10"
@@ -119,11 +119,11 @@ ITEMS_JS = ("el => [...el.querySelectorAll(':scope > li')]"
 def league_server(live_server):
     """The live app with a free league, two months of results and an organiser login."""
     with live_server.app.app_context():
-        league = records.create_league("Harbour League", "free")
+        league = leagues.create_league("Harbour League", "free")
         organiser = User(username="olive", display_name="Olive", role="organiser", league_id=league.id)
         organiser.set_password("pw-olive")
         db.session.add(organiser)
-        records.import_results(league, parse_results(RESULTS))
+        results.import_results(league, parse_results(RESULTS))
         db.session.commit()
         db.session.remove()
     return live_server

@@ -9,12 +9,12 @@ import datetime as dt
 from itsdangerous import URLSafeSerializer
 from playwright.sync_api import expect
 
-import clocks
-from extensions import db
-from membership import COOKIE
-from models import Entry, Event, League, Member, utcnow
+from blueprints.play.member_cookie import COOKIE
+from services import clocks
+from services.models import Entry, Event, League, Member, utcnow
 from tests.e2e.test_me import check_taps
 from tests.e2e.test_public_pages import axe, check_fits
+from wiring.extensions import db
 
 NAME = "Ann O'Leary"
 

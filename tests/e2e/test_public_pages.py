@@ -16,11 +16,10 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-import clocks
-import records
-from extensions import db
 from league.results_file import parse_results
-from models import Entry, Event, Member, Venue
+from services import clocks, leagues, results
+from services.models import Entry, Event, Member, Venue
+from wiring.extensions import db
 
 SLUG = "harbour-league"
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1.min.js"
@@ -71,8 +70,8 @@ def site(live_server):
     """The live app with a free league: two months of results, tonight's running clock at The
     Anchor, and a night scheduled for tomorrow at Crown Hotel."""
     with live_server.app.app_context():
-        league = records.create_league("Harbour League", "free")
-        records.import_results(league, parse_results(RESULTS))
+        league = leagues.create_league("Harbour League", "free")
+        results.import_results(league, parse_results(RESULTS))
         anchor = db.session.scalar(db.select(Venue).where(Venue.name == "The Anchor"))
         crown = db.session.scalar(db.select(Venue).where(Venue.name == "Crown Hotel"))
         today = dt.date.today()

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from extensions import db
-from models import Entry, Member
+from services.models import Entry, Member
 from tests.e2e.conftest import join_and_check_in, seed_tonight
 from tests.e2e.test_public_pages import axe, check_fits
+from wiring.extensions import db
 
 # What the phone did: buzzes (navigator.vibrate), notes played, and the `seats` refetches clock.js asked for.
 RECORD_PHONE = """(() => {

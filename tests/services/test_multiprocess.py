@@ -20,8 +20,8 @@ import redis
 from flask_migrate import upgrade
 
 from app import create_app
-from extensions import db
 from tests import seed
+from wiring.extensions import db
 
 pytestmark = pytest.mark.services
 PG = os.environ.get("SHUFFLEUP_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")

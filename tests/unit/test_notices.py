@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from notices import Hub, RedisHub
+from live.notices import Hub, RedisHub
 
 
 def waiter(hub: Hub, event_id: int, seen: int):

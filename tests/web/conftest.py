@@ -3,8 +3,8 @@ import datetime as dt
 
 import pytest
 
-from extensions import db
-from models import Event, User, Venue
+from services.models import Event, User, Venue
+from wiring.extensions import db
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Seeding helpers for web tests: results go in through the real parser and records."""
-import records
-from extensions import db
 from league.results_file import parse_results
+from services import results
+from wiring.extensions import db
 
 HEADER = "date,start_time,venue,event_type,position,player,status\n"
 
@@ -13,7 +13,7 @@ def seed_results(league, rows):
         date, venue, position, player, *status = row
         name = '"' + player.replace('"', '""') + '"'
         lines.append(f"{date},19:00,{venue},nightly,{position if position else ''},{name},{status[0] if status else ''}\n")
-    summary = records.import_results(league, parse_results(HEADER + "".join(lines)))
+    summary = results.import_results(league, parse_results(HEADER + "".join(lines)))
     db.session.commit()
     return summary
 

@@ -4,14 +4,14 @@ import datetime as dt
 
 import pytest
 
-import clocks
-import nights
-from journal import last_action
-from extensions import db
-from membership import COOKIE
-from models import Action, Entry, Event, Member, Ruling, Venue
+from blueprints.play.member_cookie import COOKIE
+from live.payload import clock_payload
+from services import field
+from services.journal import last_action
+from services.models import Action, Entry, Event, Member, Ruling, Venue
 from tests.conftest import csrf_token, login
 from tests.web.test_clock import tap
+from wiring.extensions import db
 
 
 def join(client, event, name, adult=True, under_21=False, **extra):
@@ -72,7 +72,7 @@ def test_check_in_links_cannot_be_guessed_and_die_with_the_event(phone, night):
 def test_r_late_1_check_in_closes_at_the_major_break(client, phone, night):
     login(client, "host", "pw-host")
     tap(client, night, "start")
-    major = next(i for i, item in enumerate(clocks.payload(night)["structure"]) if item.get("major"))
+    major = next(i for i, item in enumerate(clock_payload(night)["structure"]) if item.get("major"))
     tap(client, night, "jump", index=str(major + 1))
     closed = join(phone, night, "Late Larry")
     assert closed.status_code == 422 and "major break has started" in closed.get_data(as_text=True)
@@ -308,15 +308,15 @@ def test_r_chip_3_a_disqualified_players_chips_leave_play(client, night):
     """R-CHIP-3: chips in play lose a disqualified player's stack: the one the host counted, or
     the average stack when it wasn't counted; a count that isn't a number changes nothing."""
     roster = seat_players(client, night, ["A", "B", "C", "D"])
-    start = nights.starting_stack(night)
-    assert nights.chip_count(night) == (4 * start, start)
+    start = field.starting_stack(night)
+    assert field.chip_count(night) == (4 * start, start)
     garbled = host_op(client, night, "dq", dq_entry=str(roster["A"].id), reason="Collusion", dq_chips="lots")
     assert garbled.status_code == 422 and "whole number" in garbled.get_data(as_text=True)
     assert entries(night)["A"].status == "playing"
     assert host_op(client, night, "dq", dq_entry=str(roster["A"].id), reason="Collusion").status_code == 200
-    assert nights.chip_count(night) == (3 * start, start)  # uncounted: the average stack left play
+    assert field.chip_count(night) == (3 * start, start)  # uncounted: the average stack left play
     counted = host_op(client, night, "dq", dq_entry=str(roster["B"].id), reason="Angle", dq_chips="12,500")
     assert counted.status_code == 200
-    assert nights.chip_count(night) == (3 * start - 12_500, (3 * start - 12_500 + 1) // 2)
+    assert field.chip_count(night) == (3 * start - 12_500, (3 * start - 12_500 + 1) // 2)
     assert host_op(client, night, f"undo:{last_action(night).id}").status_code == 200
-    assert nights.chip_count(night) == (3 * start, start)
+    assert field.chip_count(night) == (3 * start, start)

@@ -2,8 +2,8 @@
 import json
 import random
 
-from extensions import db
-from models import Entry, Event, League, Member, Ticket
+from services.models import Entry, Event, League, Member, Ticket
+from wiring.extensions import db
 
 HEADER = "date,start_time,venue,event_type,position,player,status\n"
 NIGHTS = HEADER + (
@@ -163,6 +163,6 @@ def test_create_user_makes_a_login(runner, tmp_path):
     result = runner.invoke(args=["league", "create-user", "--league", "Harbour", "--username", "olive",
                                  "--role", "organiser"], input="s3cret-pass\ns3cret-pass\n")
     assert result.exit_code == 0, result.output
-    from models import User
+    from services.models import User
     user = db.session.scalar(db.select(User).where(User.username == "olive"))
     assert user.is_organiser and user.check_password("s3cret-pass") and user.password_hash != "s3cret-pass"

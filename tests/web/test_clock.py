@@ -1,8 +1,8 @@
 """The live clock over HTTP: JSON, pages, the stream, and host controls (R-CLOCK-1..4)."""
-import clocks
-from extensions import db
-from models import User
+from services import clocks
+from services.models import User
 from tests.conftest import csrf_token, login, make_app
+from wiring.extensions import db
 
 
 def tap(client, event, action, version=None, **extra):

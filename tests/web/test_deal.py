@@ -1,10 +1,9 @@
 """Deals at the final table (R-PTS-7, R-PAY-2): a chip count, an offer, an anonymous unanimous ballot."""
 import pytest
 
-from extensions import db
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, login
 from tests.web.test_check_in import entries, host_op, join
-from tests.conftest import login
+from wiring.extensions import db
 
 
 @pytest.fixture

@@ -7,14 +7,13 @@ from collections import Counter
 
 import pytest
 
-import demo
-import records
-from extensions import db
 from league import clock, structures
 from league.points import check_finishing_order, rank_by_chips
 from league.results_file import parse_results
-from models import Entry, Event, League, Member, Ticket, User, Venue
+from services import demo, leagues, standings
+from services.models import Entry, Event, League, Member, Ticket, User, Venue
 from tests.conftest import login, make_app
+from wiring.extensions import db
 
 
 @pytest.fixture(scope="module")
@@ -144,20 +143,20 @@ def test_host_logs_in_with_the_demo_password(loaded):
 
 def test_demo_standings_are_ranked(loaded):
     league = db.session.scalar(db.select(League))
-    months = records.league_months(league)
+    months = leagues.league_months(league)
     assert months
     for month in months:
-        check_ranks(records.month_standings(league, month))
-        found = records.qualifiers(league, month)
+        check_ranks(standings.month_standings(league, month))
+        found = standings.qualifiers(league, month)
         assert found["monthly_final"] and len(found["top10_shootout"]) >= 10
-    check_ranks(records.year_standings(league, league.today().year))
+    check_ranks(standings.year_standings(league, league.today().year))
 
 
 def test_demo_on_the_first_of_a_month(app):
     """Loaded on the 1st, the current month has no past nights yet: the previous month carries the demo."""
     assert demo.load_if_empty(today=dt.date(2027, 3, 1)) is True
     league = db.session.scalar(db.select(League))
-    assert records.league_months(league) == ["2027-02"]
+    assert leagues.league_months(league) == ["2027-02"]
     assert db.session.scalar(db.select(Event).where(Event.status == "running")).date == dt.date(2027, 3, 1)
     assert db.session.scalar(db.select(db.func.count()).select_from(Entry).where(Entry.chips_at_deal.is_not(None))) == 4
 

@@ -2,9 +2,9 @@
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from extensions import db
-from models import Event, Venue
+from services.models import Event, Venue
 from tests.conftest import login
+from wiring.extensions import db
 
 
 def test_home_lists_tonight_and_leagues(client, league):

@@ -11,13 +11,13 @@ import re
 import pytest
 from itsdangerous import URLSafeSerializer
 
-import qr
-from extensions import db
-from membership import COOKIE
-from models import Event, League, Member, MemberCode, User, utcnow
+from blueprints.play.member_cookie import COOKIE
+from live import qr
+from services.models import Event, League, Member, MemberCode, User, utcnow
 from tests.conftest import csrf_token, login
 from tests.web.helpers import seed_results
 from tests.web.test_check_in import entries, host_op, join
+from wiring.extensions import db
 
 CODE_RE = re.compile(r"data-code>(\d{3}) (\d{3})<")
 

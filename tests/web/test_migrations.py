@@ -3,8 +3,8 @@ import pytest
 import sqlalchemy as sa
 from flask_migrate import downgrade, upgrade
 
-from extensions import db
 from tests.conftest import make_app
+from wiring.extensions import db
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Model-level guarantees: the append-only record of rulings (R-MEM-2), member names."""
 import pytest
 
-from extensions import db
-from models import Member, Ruling
+from services.models import Member, Ruling
+from wiring.extensions import db
 
 
 def test_r_mem_2_rulings_are_append_only(app, league):

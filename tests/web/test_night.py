@@ -1,11 +1,11 @@
 """The host's night after check-in: seats (R-SEAT), bonus chips (R-CHIP), settling (R-PTS, R-QUAL, R-PAY)."""
 from collections import Counter
 
-from extensions import db
-from models import Action, BonusClaim, Member, Ruling, Ticket
+from services.models import Action, BonusClaim, Member, Ruling, Ticket
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op
 from tests.web.test_clock import tap
+from wiring.extensions import db
 
 
 def fill(client, night, count):
@@ -98,7 +98,7 @@ def test_settle_awards_points_tickets_and_can_be_undone(client, night):
     db.session.refresh(night)
     assert night.status == "settled"
     assert db.session.scalar(db.select(db.func.count()).select_from(Ticket)) == 5
-    from models import Action
+    from services.models import Action
     last = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
     host_op(client, night, f"undo:{last.id}")
     db.session.refresh(night)
@@ -119,7 +119,7 @@ def test_r_pay_1_a_cash_night_pays_whole_dollars(client, night):
 
 
 def test_r_late_3_pre_registered_missed_blinds_and_absentees(client, night):
-    from models import Member
+    from services.models import Member
     for name in ("Early Bird", "Never Came"):
         db.session.add(Member.named(night.league_id, name))
     db.session.commit()

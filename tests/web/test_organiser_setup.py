@@ -1,9 +1,9 @@
 """The organiser creates venues and hosts and assigns a host to a night (issue 3 "Security")."""
 import datetime as dt
 
-from extensions import db
-from models import Event, User, Venue
+from services.models import Event, User, Venue
 from tests.conftest import csrf_token, login
+from wiring.extensions import db
 
 
 def post(client, path, **data):

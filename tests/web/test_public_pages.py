@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-import records
-from extensions import db
-from models import Event, Member, Venue
+from services import leagues
+from services.models import Event, Member, Venue
 from tests.conftest import login
 from tests.web.helpers import five_player_night, seed_results
+from wiring.extensions import db
 
 SLUG = "harbour-league"
 BASE = f"/leagues/{SLUG}"
@@ -58,7 +58,7 @@ def member_id(name):
 
 
 def test_home_links_each_league_page(client, seeded):
-    records.create_league("Cash & <Carry> League", "cash")
+    leagues.create_league("Cash & <Carry> League", "cash")
     db.session.commit()
     html = client.get("/").get_data(as_text=True)
     assert f'href="{BASE}"' in html
@@ -223,7 +223,7 @@ def test_results_of_a_night_not_settled_are_not_found(client, seeded, status):
 def test_coming_nights_by_venue(client, league):
     today = league.today()
     rose, anchor = Venue(league_id=league.id, name="The <Rose>"), Venue(league_id=league.id, name="Anchor")
-    other = records.create_league("Other League", "free")
+    other = leagues.create_league("Other League", "free")
     elsewhere = Venue(league_id=other.id, name="Elsewhere")
     db.session.add_all([rose, anchor, elsewhere])
     db.session.flush()

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from blueprints.play.shell import app_shell
-from extensions import db
-from models import Event, Venue
+from services.models import Event, Venue
 from tests.conftest import login
+from wiring.extensions import db
 
 ROOT = Path(__file__).resolve().parents[2]
 DARK_BG = "#101418"

@@ -9,12 +9,13 @@ import re
 
 import pytest
 
-import clocks
-import nights
-from extensions import db
+from live import seats as seat_digests
+from live.payload import clock_payload
+from services import field as night_field
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op, join
 from tests.web.test_clock import tap
+from wiring.extensions import db
 
 ALERT = 'role="alert"'
 
@@ -51,7 +52,7 @@ def me(phone, night, **query):
 
 
 def buckets(digest):
-    width = nights.SEAT_HASH_CHARS
+    width = seat_digests.SEAT_HASH_CHARS
     return [digest[i:i + width] for i in range(0, len(digest), width)]
 
 
@@ -76,33 +77,33 @@ def token(entry):
 # ---- the seat digest in the clock payload ----
 
 def test_seat_digest_is_64_buckets_in_the_clock_payload_and_stable(client, field, night):
-    digest = nights.seat_digest(night)
-    assert re.fullmatch(r"[0-9a-f]{%d}" % (nights.SEAT_BUCKETS * nights.SEAT_HASH_CHARS), digest)
-    assert nights.seat_digest(night) == digest  # nothing changed, nothing moves
-    assert nights.seat_digest(night, nights.entries_of(night)) == digest  # the payload's one read agrees
+    digest = seat_digests.seat_digest(night)
+    assert re.fullmatch(r"[0-9a-f]{%d}" % (seat_digests.SEAT_BUCKETS * seat_digests.SEAT_HASH_CHARS), digest)
+    assert seat_digests.seat_digest(night) == digest  # nothing changed, nothing moves
+    assert seat_digests.seat_digest(night, night_field.entries_of(night)) == digest  # the payload's one read agrees
     assert client.get(f"/api/events/{night.id}/clock").get_json()["seats"] == digest
     _, ann, host = field
     tap(host, night, "start")  # a clock action moves the version, not anyone's seat
     db.session.expire_all()
-    assert clocks.payload(night)["seats"] == digest and clocks.payload(night)["version"] > 0
+    assert clock_payload(night)["seats"] == digest and clock_payload(night)["version"] > 0
 
 
 def test_r_seat_2_a_move_changes_only_the_movers_bucket(field, night):
     _, ann, host = field
-    before = nights.seat_digest(night)
+    before = seat_digests.seat_digest(night)
     other = 2 if ann.table_no == 1 else 1
     assert move(host, night, ann, other, empty_seat(night, other)).status_code == 200
     db.session.expire_all()
-    assert changed(before, nights.seat_digest(night)) == {ann.id % nights.SEAT_BUCKETS}
+    assert changed(before, seat_digests.seat_digest(night)) == {ann.id % seat_digests.SEAT_BUCKETS}
 
 
 def test_r_pts_5_a_bust_out_changes_only_that_players_bucket(field, night):
     _, ann, host = field
     busted = entries(night)["Player 03"]
-    before = nights.seat_digest(night)
+    before = seat_digests.seat_digest(night)
     host_op(host, night, f"bust:{busted.id}")
     db.session.expire_all()
-    assert changed(before, nights.seat_digest(night)) == {busted.id % nights.SEAT_BUCKETS}
+    assert changed(before, seat_digests.seat_digest(night)) == {busted.id % seat_digests.SEAT_BUCKETS}
 
 
 def test_r_seat_3_a_table_break_changes_only_the_movers_buckets(app, client, night):
@@ -114,19 +115,19 @@ def test_r_seat_3_a_table_break_changes_only_the_movers_buckets(app, client, nig
     for entry in [e for e in entries(night).values() if e.table_no == 1][:2]:
         host_op(client, night, f"bust:{entry.id}")
     seats = {e.id: (e.table_no, e.seat_no) for e in entries(night).values()}
-    before = nights.seat_digest(night)
+    before = seat_digests.seat_digest(night)
     assert host_op(client, night, "break").status_code == 200
     db.session.expire_all()
-    moved = {e.id % nights.SEAT_BUCKETS for e in entries(night).values() if seats[e.id] != (e.table_no, e.seat_no)}
-    assert moved and changed(before, nights.seat_digest(night)) == moved
+    moved = {e.id % seat_digests.SEAT_BUCKETS for e in entries(night).values() if seats[e.id] != (e.table_no, e.seat_no)}
+    assert moved and changed(before, seat_digests.seat_digest(night)) == moved
 
 
 def test_a_phones_bucket_is_its_slice_of_the_digest(field, night):
     ann_phone, ann, _ = field
     page = html(me(ann_phone, night))
     index, value = re.search(r'data-seat-bucket="(\d+)" data-seat-hash="([0-9a-f]+)"', page).groups()
-    assert int(index) == ann.id % nights.SEAT_BUCKETS and f'data-entry="{ann.id}"' in page
-    assert buckets(nights.seat_digest(night))[int(index)] == value
+    assert int(index) == ann.id % seat_digests.SEAT_BUCKETS and f'data-entry="{ann.id}"' in page
+    assert buckets(seat_digests.seat_digest(night))[int(index)] == value
 
 
 # ---- the player's own entry, with `was` ----
@@ -230,7 +231,7 @@ def test_the_clock_page_refreshes_on_the_stream_and_other_pages_poll(field, nigh
 
 def test_the_roster_carries_its_version_and_listens_to_the_stream(field, night):
     _, _, host = field
-    version = clocks.payload(night)["version"]
+    version = clock_payload(night)["version"]
     fragment = html(host.get(f"/host/events/{night.id}/players", headers={"HX-Request": "true"}))
     assert fragment.lstrip().startswith('<section id="players"')
     assert f'data-version="{version}"' in fragment and "every 5s" not in fragment

@@ -59,4 +59,3 @@ def init_app(app) -> None:
     limiter.init_app(app)
     compress.init_app(app)
 
-    import models  # noqa: F401  (registers the tables and the user loader)

@@ -4,15 +4,15 @@ import json
 import click
 from flask.cli import AppGroup
 
-import records
-from extensions import db
 from league.results_file import ResultsFileError, parse_results
+from services import leagues, results, standings
+from wiring.extensions import db
 
 league_cli = AppGroup("league", help="Import results and query a league's standings and qualifiers.")
 
 
 def _league(name: str):
-    league = records.find_league(name)
+    league = leagues.find_league(name)
     if league is None:
         raise click.ClickException(f"no league named {name!r} (import with --create --kind free|cash to make one)")
     return league
@@ -28,14 +28,14 @@ def import_results_command(file, league_name, create, kind, replace):
     """Import past results from FILE.csv, all or nothing (R-PTS, then R-QUAL for each month)."""
     try:
         events = parse_results(file.read())
-        league = records.find_league(league_name)
+        league = leagues.find_league(league_name)
         if league is None:
             if not create:
                 raise click.ClickException(f"no league named {league_name!r}: add --create --kind free|cash")
             if kind is None:
                 raise click.ClickException("--create needs --kind free or --kind cash")
-            league = records.create_league(league_name, kind)
-        summary = records.import_results(league, events, replace=replace)
+            league = leagues.create_league(league_name, kind)
+        summary = results.import_results(league, events, replace=replace)
     except ResultsFileError as rejected:
         db.session.rollback()
         raise click.ClickException("the file was rejected; nothing was imported:\n" + str(rejected)) from None
@@ -62,11 +62,11 @@ def standings_command(league_name, month, year, as_json):
         raise click.UsageError("give exactly one of --month YYYY-MM or --year YYYY")
     league = _league(league_name)
     try:
-        table = records.month_standings(league, month) if month else records.year_standings(league, year)
+        table = standings.month_standings(league, month) if month else standings.year_standings(league, year)
     except ValueError as problem:
         raise click.BadParameter(str(problem)) from None
     if as_json:
-        click.echo(json.dumps(records.standings_json(table), indent=2))
+        click.echo(json.dumps(standings.standings_json(table), indent=2))
         return
     click.echo(f"{league.name} — {month or year}")
     for row in table:
@@ -81,7 +81,7 @@ def qualifiers_command(league_name, month, as_json):
     """Print the month's Monthly Final tickets, Top-10 Shoot-out and High-roller Final entrants (R-QUAL, R-FIN)."""
     league = _league(league_name)
     try:
-        found = records.qualifiers(league, month)
+        found = standings.qualifiers(league, month)
     except ValueError as problem:
         raise click.BadParameter(str(problem)) from None
     if as_json:
@@ -101,7 +101,7 @@ def qualifiers_command(league_name, month, as_json):
 @league_cli.command("demo")
 def demo_command():
     """Load the demo league (a month of nights and tonight's game) into an empty database."""
-    import demo
+    from services import demo
     if demo.load_if_empty():
         click.echo("Loaded the demo league. Organiser login: organiser / organiser-demo; host: host / host-demo.")
     else:
@@ -115,7 +115,7 @@ def demo_command():
 @click.password_option()
 def create_user_command(league_name, username, role, password):
     """Create an organiser or host login."""
-    from models import User
+    from services.models import User
     league = _league(league_name)
     user = User(username=username, display_name=username, role=role, league_id=league.id)
     user.set_password(password)

@@ -7,13 +7,15 @@ from typing import Any
 
 from sqlalchemy import update
 
-from extensions import db
 from league import clock, structures
-from models import Event
+from services.models import Event
+from wiring.extensions import db
 
 # R-CLOCK-1: the structure an event gets when none was chosen for it.
 DEFAULT_TEMPLATE = {"nightly": "thpa_nightly", "highroller": "thpa_nightly", "monthly_final": "monthly_final",
                     "highroller_final": "highroller_final", "top10_shootout": "top10_shootout"}
+
+
 MINUTE_MS = 60_000
 
 
@@ -107,40 +109,7 @@ def touch(event: Event) -> None:
     db.session.execute(update(Event).where(Event.id == event.id).values(clock_version=Event.clock_version + 1)
                        .execution_options(synchronize_session=False))
     db.session.expire(event)
+def clock_view(event: Event) -> clock.ClockView:
+    """The event's clock now."""
+    return clock.view(structure_of(event), state_of(event), now_ms())
 
-
-def payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
-    """The clock as JSON for /api/events/<id>/clock and every live screen.
-
-    Devices tick locally from `state` and `structure` plus their offset from `server_time_ms`;
-    the derived fields are the truth at `server_time_ms` for anything that just reads once.
-    """
-    at_ms = now_ms() if at_ms is None else at_ms
-    structure = structure_of(event)
-    state = state_of(event)
-    v = clock.view(structure, state, at_ms)
-    import nights  # nights builds on this module; R-CHIP-3's count lives there, once
-    entries = nights.entries_of(event)
-    _, average = nights.chip_count(event, entries)
-    nxt = v.next_item
-    shot = clock.shot_rule(event.league.shot_clock_seconds)
-    return {
-        "event_id": event.id, "version": state.version, "server_time_ms": at_ms,
-        "level": v.level_number, "index": v.index, "is_break": v.is_break, "break_label": v.break_label,
-        "colour_up": v.colour_up, "is_major_break": v.is_major_break,
-        "small_blind": v.small_blind, "big_blind": v.big_blind, "ante": v.ante,
-        "remaining_ms": v.remaining_ms, "overtime_ms": v.overtime_ms, "running": v.running, "started": v.started,
-        "ms_to_next_break": v.ms_to_next_break, "registration_open": v.registration_open,
-        "next": None if nxt is None else {
-            "index": nxt.index, "is_break": nxt.is_break, "label": nxt.label, "minutes": nxt.minutes,
-            "small_blind": nxt.small_blind, "big_blind": nxt.big_blind, "ante": nxt.ante},
-        "players_left": nights.players_left(event, entries),
-        "seats": nights.seat_digest(event, entries),
-        "average_stack": average,
-        "shot": None if event.shot_started_ms is None else {
-            "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
-            "length_s": shot.length_s, "warning_s": shot.warning_s, "count_s": shot.count_s},
-        "state": {"index": state.index, "item_elapsed_ms": state.item_elapsed_ms,
-                  "running_since_ms": state.running_since_ms, "started": state.started},
-        "structure": structures.to_json(structure),
-    }

@@ -12,8 +12,8 @@ from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstr
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from extensions import db, login_manager
 from league.members import clean_name, name_key
+from wiring.extensions import db, login_manager
 
 
 def utcnow() -> dt.datetime:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from extensions import db
-from models import Action, Event, utcnow
+from services.models import Action, Event, utcnow
+from wiring.extensions import db
 
 
 def _plain(value: Any) -> Any:

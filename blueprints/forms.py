@@ -5,7 +5,7 @@ from wtforms.validators import DataRequired, Length, Optional, Regexp
 
 from league.events import EVENT_TYPES
 from league.structures import TEMPLATES, to_json
-from models import Event
+from services.models import Event
 
 
 class VenueForm(FlaskForm):

@@ -1,9 +1,5 @@
-"""Players act only for themselves: a long-lived, signed member cookie on their phone (no password).
-
-The cookie holds the member's id and their cookie secret; giving a member a new secret signs
-every phone they used out (how a lost phone is cut off). A card moves to a new phone with a
-one-time code: six digits, valid ten minutes, used once, stored only as a keyed SHA-256 hash.
-Callers commit.
+"""Moving a member's card to a new phone (R-MEM-1): a one-time code, six digits, valid ten minutes,
+used once, stored only as a keyed SHA-256 hash; signing every other phone out. Callers commit.
 """
 from __future__ import annotations
 
@@ -12,51 +8,18 @@ import hashlib
 import hmac
 import secrets
 
-from flask import current_app, request
-from itsdangerous import BadSignature, URLSafeSerializer
+from flask import current_app
 from sqlalchemy import delete, update
 
-from extensions import db
-from models import Member, MemberCode, utcnow
-
-COOKIE = "shuffleup_member"
-CACHE = "shuffleup.member"
-MAX_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
-
-
-def _signer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt="member-cookie")
-
-
-def current_member() -> Member | None:
-    """The member this phone belongs to, or None (no cookie, a forged one, or a revoked secret)."""
-    if CACHE not in request.environ:  # once per request (not g: an app context can outlive a request)
-        found = None
-        raw = request.cookies.get(COOKIE)
-        if raw:
-            try:
-                member_id, secret = _signer().loads(raw)
-                member = db.session.get(Member, int(member_id))
-            except (BadSignature, ValueError, TypeError):
-                member = None
-            if member is not None and member.cookie_secret == secret:
-                found = member
-        request.environ[CACHE] = found
-    return request.environ[CACHE]
-
-
-def remember(response, member: Member):
-    """Give this phone the member's cookie (HttpOnly: no script on the page can read it)."""
-    response.set_cookie(COOKIE, _signer().dumps([member.id, member.cookie_secret]), max_age=MAX_AGE,
-                        httponly=True, samesite="Lax", secure=request.is_secure)
-    request.environ[CACHE] = member
-    return response
-
-
-# ---- Moving the card to a new phone: one-time codes ----
+from services.models import Member, MemberCode, utcnow
+from wiring.extensions import db
 
 CODE_DIGITS = 6
+
+
 CODE_LIFETIME = dt.timedelta(minutes=10)
+
+
 CODE_KEEP = dt.timedelta(days=1)  # used and expired codes are swept after a day
 
 
@@ -115,3 +78,4 @@ def sign_out_other_phones(member: Member) -> None:
     """A new cookie secret: every phone holding the old cookie forgets the member (a lost phone);
     the caller gives this phone the new cookie with remember()."""
     member.cookie_secret = secrets.token_urlsafe(24)
+

@@ -5,7 +5,7 @@ four pubs, ~120 members, an organiser and a host login, the previous calendar mo
 up to yesterday of settled nights (relative to the league's today, so the demo always looks current), and
 tonight's game in progress with its clock running, plus tomorrow's game scheduled.
 
-The past nights go through records.import_results, so points (R-PTS) and Monthly Final tickets
+The past nights go through results.import_results, so points (R-PTS) and Monthly Final tickets
 (R-QUAL) are computed by the real rules. Everything is drawn from a seeded random.Random: the same
 day gives the same demo.
 """
@@ -19,6 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from league.results_file import EventResults, ResultRow
+from services import leagues, results
 
 SEED = 20260101
 LEAGUE_NAME = "Harbour City Poker League"
@@ -265,15 +266,14 @@ def load_if_empty(today: dt.date | None = None) -> bool:
 
     Must run inside an app context; commits once at the end.
     """
-    from extensions import db
-    from models import Event, League, Member, User, Venue
-    import records
+    from services.models import Event, League, Member, User, Venue
+    from wiring.extensions import db
 
     if db.session.scalar(db.select(League.id).limit(1)) is not None:
         return False
     rng = random.Random(SEED)
 
-    league = records.create_league(LEAGUE_NAME, "free")
+    league = leagues.create_league(LEAGUE_NAME, "free")
     today = today or league.today()
     venues = {}
     for name, address, _, _ in VENUES:
@@ -300,7 +300,7 @@ def load_if_empty(today: dt.date | None = None) -> bool:
 
     events, deal = demo_nights(rng, names, today, attendance, skill)
     if events:
-        records.import_results(league, events)
+        results.import_results(league, events)
     if deal:
         found = deal["event"]
         event = db.session.scalar(db.select(Event).where(
@@ -316,9 +316,9 @@ def load_if_empty(today: dt.date | None = None) -> bool:
 
 def _tonight(rng, league, venues, members, host, today, attendance) -> None:
     """Tonight's game, clock running ~35 minutes into play, and tomorrow's game scheduled."""
-    from extensions import db
     from league import structures  # imported here: written alongside the demo
-    from models import Entry, Event
+    from services.models import Entry, Event
+    from wiring.extensions import db
 
     _, template = structures.TEMPLATES["thpa_nightly"]
     structure = structures.to_json(template)

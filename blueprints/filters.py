@@ -1,0 +1,32 @@
+"""The template filters every page uses (clock times, ordinals, chips), registered once by create_app."""
+from __future__ import annotations
+
+
+def clock_time(ms: int | None) -> str:
+    """Milliseconds as the clock shows them: m:ss, or h:mm:ss from an hour (rounded up, so 0:00
+    shows only when the time is truly up)."""
+    seconds = -(-max(ms or 0, 0) // 1000)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def ordinal(n: int | None) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st."""
+    if n is None:
+        return "–"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def chips(amount: int | None) -> str:
+    """Chips with thousands separators; a dash for none."""
+    return "–" if amount is None else f"{amount:,}"
+
+
+
+FILTERS = {"clock_time": clock_time, "ordinal": ordinal, "chips": chips}
+
+
+def init_app(app) -> None:
+    """Register every filter on the app (once, not by any one blueprint)."""
+    app.jinja_env.filters.update(FILTERS)

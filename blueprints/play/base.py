@@ -1,0 +1,51 @@
+"""The play blueprint itself and the helpers more than one of its view modules uses."""
+
+
+from flask import Blueprint, make_response
+
+from blueprints.play.member_cookie import current_member
+from league import statuses
+from live import seats
+from services import clocks, field, prereg
+from services.models import Event
+
+bp = Blueprint("play", __name__)
+
+PRIVATE = {"Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex"}
+
+
+def private(response, status: int | None = None):
+    """No cache (shared or the browser's back-forward store) keeps a member's page, and the URL
+    (a card's secret) goes to nobody in a Referer header."""
+    response = make_response(response)
+    if status is not None:
+        response.status_code = status
+    response.headers.update(PRIVATE)
+    response.vary.add("Cookie")
+    return response
+
+
+def phone_entry(event: Event, was: str | None = None) -> dict | None:
+    """R-SEAT-1..4, R-CHIP-3: this phone's member's entry for play/_me.html, or None: bonus chips, its
+    bucket of the seat digest, and the seat notice against `was` (the seat the phone showed). While
+    a notice shows, the phone keeps sending the old seat, so a refresh keeps it until "Got it"."""
+    member = current_member()
+    entry = field.entry_of(event, member) if member and member.league_id == event.league_id else None
+    if entry is None:
+        return None
+    notice, seat = seats.seat_notice(entry, was), seats.seat_token(entry)
+    return {"entry": entry, "bonus": field.bonus_chips(entry), "bucket": seats.seat_bucket(entry),
+            "notice": notice, "seat": seat, "was": was if notice else seat}
+
+
+def prereg_state(event: Event, **extra) -> dict:
+    """R-LATE-3: what the pre-registration block (play/_prereg.html) shows this phone for the event."""
+    phone = current_member()
+    member = phone if phone is not None and phone.league_id == event.league_id else None
+    entry = field.entry_of(event, member) if member else None
+    return {"event": event, "member": member, "other_league": phone is not None and member is None, "entry": entry,
+            "open": event.status in statuses.OPEN_EVENTS, "started": clocks.clock_view(event).started,
+            "problem": prereg.self_pre_registration_problem(event, member) if member and entry is None else None,
+            "cancellable": member is not None and prereg.own_pre_registration(event, member) is not None,
+            "needs_adult": member is not None and member.adult_confirmed_at is None, "error": None, "message": None,
+            **extra}

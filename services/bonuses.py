@@ -1,0 +1,45 @@
+"""Bonus chips in the database (R-CHIP-1..3): a claim accepted under the event type's kinds, values
+and windows, or refused with the reason unless the host overrides (recorded as a ruling)."""
+from __future__ import annotations
+
+from league import chips, night
+from services import Refused
+from services.clocks import clock_view
+from services.field import bonus_values
+from services.journal import Journal
+from services.models import BonusClaim, Entry, Event, Ruling
+from wiring.extensions import db
+
+
+def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, override_reason: str = "",
+                user_id: int | None = None) -> int:
+    """R-CHIP-1..3: accept a bonus claim under the event type's kinds, values and windows; refuse
+    with the reason, unless the host overrides with a reason (recorded as a ruling)."""
+    if entry.event_id != event.id or entry.status not in ("playing", "registered", "pending"):
+        raise Refused("That player is not in this game.")
+    claimed = db.session.scalars(db.select(BonusClaim.kind).where(BonusClaim.entry_id == entry.id)).all()
+    view = clock_view(event)
+    try:
+        decision = night.decide_bonus(kind, event.event_type, bonus_values(event), view if view.started else None,
+                                      claimed)
+    except ValueError as problem:  # not a bonus kind at all
+        raise Refused(str(problem)) from None
+    override = False
+    if not decision.accepted:
+        if not override_reason.strip():
+            raise Refused(decision.reason)
+        try:
+            decision = night.override_bonus(kind, bonus_values(event) or chips.DEFAULT_BONUS_VALUES.get(
+                event.event_type, {}))
+        except ValueError as problem:
+            raise Refused(str(problem)) from None
+        override = True
+        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="bonus_override",
+                              rule_id="R-CHIP-2", reason=override_reason.strip()[:500],
+                              detail={"member": entry.member.name, "kind": kind}))
+    claim = BonusClaim(entry_id=entry.id, kind=kind, chips=decision.chips, override=override, user_id=user_id)
+    db.session.add(claim)
+    db.session.flush()
+    journal.created(claim)
+    return decision.chips
+

@@ -1,0 +1,82 @@
+"""Check-in in the database (R-MEM-1, R-LATE-1/3/4): the check-in link's event, arrivals on a
+phone or at the host's hand, confirming and turning away.
+
+league/ decides; this module reads and writes models through a Journal, so each host action is
+one transaction that can be taken back. Callers commit and publish.
+"""
+from __future__ import annotations
+
+from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED
+from services import Refused
+from services.clocks import clock_view
+from services.field import drop_entry, entry_of, live_game_elsewhere
+from services.journal import Journal
+from services.models import Entry, Event, Member, Ruling, utcnow
+from services.seats import seat_late_arrival
+from wiring.extensions import db
+
+
+def event_for_check_in(code: str) -> Event | None:
+    """R-MEM-1: the event a check-in link belongs to, while it can still take entries."""
+    event = db.session.scalar(db.select(Event).where(Event.check_in_code == code))
+    return event if event is not None and event.status in OPEN_EVENTS else None
+
+
+def check_in(event: Event, member: Member, journal: Journal | None = None, *, by_host: bool = False,
+             override_reason: str = "", user_id: int | None = None) -> Entry:
+    """R-MEM-1, R-LATE-1/3/4: a member arrives. On their own phone the entry waits for the host to
+    confirm (pending); the host's own check-in seats them at once. Closed once the major break
+    has started, unless the host overrides with a reason (recorded as a ruling)."""
+    entry = entry_of(event, member)
+    if entry is not None and entry.status not in PRE_REGISTERED:
+        if entry.status in LIVE:
+            return entry  # a second tap or a second scan: already in
+        raise Refused(f"{member.name} has already played in this game.")
+    elsewhere = live_game_elsewhere(member, event)
+    if elsewhere is not None:
+        raise Refused(f"{member.name} is still in the game at {elsewhere.venue.name}: one game at a time.")
+    if not clock_view(event).registration_open:
+        if not (by_host and override_reason.strip()):
+            raise Refused("Check-in is closed: the major break has started. The host can let you in "
+                          "with a reason.")
+        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                              kind="late_entry_override", rule_id="R-LATE-1", reason=override_reason.strip()[:500],
+                              detail={"member": member.name}))
+    status = "playing" if by_host else "pending"
+    if entry is None:
+        entry = Entry(event_id=event.id, member_id=member.id, status=status, arrived_at=utcnow())
+        db.session.add(entry)
+        db.session.flush()
+        if journal:
+            journal.created(entry)
+    else:  # a pre-registered player arriving (R-LATE-3), or one whose unpaid request becomes an arrival
+        if journal:
+            journal.touch(entry)
+        entry.status, entry.arrived_at = status, utcnow()
+    if by_host and journal:
+        db.session.flush()
+        seat_late_arrival(event, entry, journal)
+    return entry
+
+
+def confirm(entry: Entry, journal: Journal) -> None:
+    """The host confirms an arrival: the player is in the game. R-LATE-3: confirming a player's own
+    pre-registration request (a night with a buy-in) says the buy-in is paid: their stack goes in
+    play from the start, and they check in when they arrive."""
+    if entry.status == REQUESTED:
+        journal.touch(entry)
+        entry.status, entry.pre_registered = "registered", True
+        return
+    if entry.status != "pending":
+        raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
+    journal.touch(entry).status = "playing"
+    seat_late_arrival(entry.event, entry, journal)
+
+
+def reject(entry: Entry, journal: Journal) -> None:
+    """The host turns an arrival away (not a member here, a prank scan…), or a pre-registration
+    request whose buy-in was never paid (R-LATE-3): the entry goes."""
+    if entry.status not in ("pending", REQUESTED):
+        raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
+    drop_entry(entry, journal)
+

@@ -1,0 +1,78 @@
+"""Deals at the final table in the database (R-PTS-7, R-PAY-2): the offer, the anonymous ballot, the
+result."""
+from __future__ import annotations
+
+from league import night
+from services import Refused
+from services.field import deal_players, prize_table
+from services.journal import Journal
+from services.models import Entry, Event
+
+
+def deal_offer(event: Event) -> night.DealOffer | None:
+    """R-PAY-2: chip-chop and ICM splits of the unpaid prizes at the counted stacks."""
+    players = deal_players(event)
+    counts = {e.id: e.chips_at_deal for e in players}
+    if not players or any(c is None for c in counts.values()):
+        return None
+    return night.deal_offers(counts, prize_table(event)[:len(players)])
+
+
+def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journal: Journal) -> None:
+    """R-PTS-7, R-PAY-2: the final table wants a deal: take the chip count now and put the split to
+    an anonymous ballot on the remaining players' phones."""
+    players = deal_players(event)
+    if event.deal_status == "open":
+        raise Refused("A deal is already on the ballot.")
+    if method not in ("chip_chop", "icm"):
+        raise Refused("Choose chip-chop or ICM.")
+    if set(counts) != set(players) or any(c is None or c < 0 for c in counts.values()):
+        raise Refused("Count every remaining player's chips.")
+    if sum(counts.values()) <= 0:
+        raise Refused("The chip counts add up to nothing.")
+    try:
+        night.deal_offers({e.id: c for e, c in counts.items()}, prize_table(event)[:len(players)])
+    except ValueError as problem:
+        raise Refused(str(problem)) from None
+    journal.touch(event)
+    event.deal_status, event.deal_method = "open", method
+    for entry, chips_counted in counts.items():
+        journal.touch(entry)
+        entry.chips_at_deal, entry.deal_vote = chips_counted, None
+
+
+def call_off_deal(event: Event, journal: Journal) -> None:
+    """The host takes the deal off the ballot; play goes on."""
+    if event.deal_status != "open":
+        raise Refused("There is no deal on the ballot.")
+    journal.touch(event).deal_status = "void"
+
+
+def ballot(event: Event) -> tuple[int, int]:
+    """(votes cast, players voting): the only thing anyone sees of the ballot (R-PAY-2: anonymous)."""
+    players = deal_players(event)
+    return sum(e.deal_vote is not None for e in players), len(players)
+
+
+def vote(event: Event, entry: Entry, yes: bool) -> str:
+    """R-PAY-2: one remaining player's secret vote. One "no" voids the deal and play resumes; when
+    everyone has said yes the deal stands: the chip count fixes the points positions (R-PTS-7) and
+    each player's prize is their share of the split."""
+    if event.deal_status != "open" or entry.status != "playing" or entry.event_id != event.id:
+        raise Refused("There is no deal for you to vote on.")
+    if entry.deal_vote is not None:
+        raise Refused("You have already voted.")
+    entry.deal_vote = yes
+    players = deal_players(event)
+    result = night.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
+    if result == "void":
+        event.deal_status = "void"
+    elif result == "agreed":
+        offer = deal_offer(event)
+        shares = offer.icm if event.deal_method == "icm" else offer.chip_chop
+        positions = night.deal_positions({e.id: e.chips_at_deal for e in players}, len(players))
+        for player in players:
+            player.status, player.position, player.prize = "played", positions[player.id], shares[player.id]
+        event.deal_status = "agreed"
+    return result
+

@@ -1,0 +1,134 @@
+"""Pre-registration in the database (R-LATE-3, R-LATE-4): by the host or the player's own phone,
+cancelling, missed blinds on arrival, and absentees removed at the final table."""
+from __future__ import annotations
+
+from league import night
+from league.points import PARTICIPANT_STATUSES
+from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED
+from services import Refused, clocks
+from services.clocks import clock_view
+from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, starting_stack
+from services.journal import Journal
+from services.models import Entry, Event, Member, utcnow
+from wiring.extensions import db
+
+
+def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
+    """R-LATE-3: a player pre-registers with the full buy-in: their stack is in play from the start."""
+    if entry_of(event, member) is not None:
+        raise Refused(f"{member.name} is already in this game.")
+    if event.status not in OPEN_EVENTS:
+        raise Refused("This game is over.")
+    entry = Entry(event_id=event.id, member_id=member.id, status="registered", pre_registered=True)
+    db.session.add(entry)
+    db.session.flush()
+    journal.created(entry)
+    return entry
+
+
+def self_pre_registration_problem(event: Event, member: Member) -> str | None:
+    """R-LATE-3/4: why the member can't pre-register themselves for the event now, said to them
+    (None: they can). Age (R-MEM-1) is checked when they tap: they may confirm it then."""
+    if member.league_id != event.league_id:
+        return "This night is in another league: your member card can't enter it."
+    if event.status not in OPEN_EVENTS:
+        return "This game is over."
+    entry = entry_of(event, member)
+    if entry is not None:
+        if entry.status == REQUESTED:
+            return "You have already asked to pre-register: the host confirms you once your buy-in is paid."
+        if entry.status == "registered":
+            return "You are already pre-registered for this game."
+        return "You are already in this game."
+    if clock_view(event).started:
+        return "Play has started, so pre-registration is closed: just check in at the venue with the host's QR code."
+    elsewhere = live_game_elsewhere(member, event)
+    if elsewhere is not None and elsewhere.date == event.date:  # tonight's game doesn't stop next week's
+        return f"You are still in the game at {elsewhere.venue.name}: one game at a time."
+    return None
+
+
+def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: bool = False) -> Entry:
+    """R-LATE-3, R-LATE-4, R-MEM-1: a player pre-registers themselves from their phone, before play
+    starts. A free night: their stack is in play at once (as the host's pre_register). A night with a
+    buy-in: the entry waits as a request until the host confirms the full buy-in was paid (confirm),
+    so no stack is in play on the player's word alone. A member who never confirmed they are 18 or
+    over must confirm it now (`adult`), as joining asks; the confirmation is recorded."""
+    problem = self_pre_registration_problem(event, member)
+    if problem:
+        raise Refused(problem)
+    if member.adult_confirmed_at is None:
+        if not adult:
+            raise Refused("Members must be 18 or over: tick the box to confirm you are.")
+        journal.touch(member).adult_confirmed_at = utcnow()
+    cash = event.buy_in > 0
+    entry = Entry(event_id=event.id, member_id=member.id, status=REQUESTED if cash else "registered",
+                  pre_registered=not cash)
+    db.session.add(entry)
+    db.session.flush()
+    journal.created(entry)
+    return entry
+
+
+def own_pre_registration(event: Event, member: Member) -> Entry | None:
+    """R-LATE-3: the member's pre-registration (or request) that they may still cancel themselves:
+    the game is open, play has not started, and they have not arrived."""
+    entry = entry_of(event, member)
+    if entry is None or entry.status not in PRE_REGISTERED or entry.arrived_at is not None:
+        return None
+    if event.status not in OPEN_EVENTS or clock_view(event).started:
+        return None
+    return entry
+
+
+def cancel_pre_registration(event: Event, member: Member, journal: Journal) -> Entry:
+    """R-LATE-3: a player takes back their own pre-registration (or request) before play starts;
+    their stack leaves play. Once play has started the stack stays in until the final table
+    removes it (the host can still act). Only their own: the entry is found from the member."""
+    entry = entry_of(event, member)
+    if entry is None or entry.status not in PRE_REGISTERED or entry.arrived_at is not None:
+        raise Refused("You have no pre-registration to cancel in this game.")
+    if event.status not in OPEN_EVENTS:
+        raise Refused("This game is over.")
+    if clock_view(event).started:
+        raise Refused("Play has started: your stack is in play. Tell the host if you can't come.")
+    drop_entry(entry, journal)
+    return entry
+
+
+def missed_blinds(event: Event, entry: Entry) -> tuple[int, str] | None:
+    """R-LATE-3: the deduction proposed for a pre-registered player who arrived after play began
+    (None when there is nothing to propose or it was already taken)."""
+    if not entry.pre_registered or entry.arrived_at is None or entry.chips_removed or entry.status != "playing":
+        return None
+    view = clock_view(event)
+    if not view.started:
+        return None
+    amount, text = night.missed_blinds_proposal(clocks.structure_of(event), view)
+    return (amount, text) if amount else None
+
+
+def deduct(entry: Entry, amount: int, journal: Journal) -> None:
+    """R-LATE-3: the host confirms (or edits) the missed-blinds deduction; the chips leave play."""
+    if amount < 0:
+        raise Refused("The deduction can't be negative.")
+    journal.touch(entry).chips_removed = amount
+
+
+def remove_absentees(event: Event, journal: Journal) -> int:
+    """R-LATE-3: when the final table forms, pre-registered players who never arrived are removed:
+    no points, no place in the field, their chips out of play; everyone already out moves up."""
+    absent = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
+                                                       Entry.status == "registered")).all()
+    if not absent:
+        return 0
+    for entry in absent:
+        journal.touch(entry)
+        entry.status, entry.position = "no_show", None
+        entry.chips_removed = starting_stack(event) + bonus_chips(entry)
+    for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
+                                                            Entry.status.in_(PARTICIPANT_STATUSES))):
+        journal.touch(entry)
+        entry.position -= len(absent)
+    return len(absent)
+

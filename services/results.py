@@ -1,0 +1,135 @@
+"""Results in the database: importing past nights, a night's finishers, and one member's own records."""
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import delete, insert
+from sqlalchemy.orm import joinedload, selectinload
+
+from league.events import EVENT_TYPES
+from league.members import name_key
+from league.points import Finish, award_points
+from league.results_file import EventResults, ResultsFileError
+from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
+from services.settling import settle_tickets
+from services.standings import COUNTED
+from wiring.extensions import db
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    events: int
+    results: int
+    new_members: int
+    new_venues: int
+    months: tuple[str, ...]
+
+
+def import_results(league: League, events: list[EventResults], *, replace: bool = False) -> ImportSummary:
+    """Write a parsed results file (R-PTS for each event, then R-QUAL for each month it touches).
+
+    An event that already has results is an error unless `replace` is set, so importing the same
+    file twice cannot double anyone's points. Points are decided before writing, and entries and
+    new members go in as bulk inserts (one INSERT per row is what makes a 10,000-row file slow on
+    SQLite). Nothing is committed here: the caller commits once.
+    """
+    venues = {name_key(v.name): v for v in db.session.scalars(db.select(Venue).where(Venue.league_id == league.id))}
+    members = dict(db.session.execute(db.select(Member.name_key, Member.id).where(Member.league_id == league.id)).all())
+    existing = {(e.venue_id, e.date, e.start_time): e for e in db.session.scalars(
+        db.select(Event).where(Event.league_id == league.id, Event.date.in_({f.date for f in events})))}
+    new_venues = 0
+    errors, months, targets = [], set(), []
+    for found in events:
+        venue = venues.get(name_key(found.venue))
+        if venue is None:
+            venue = venues[name_key(found.venue)] = Venue(league_id=league.id, name=found.venue)
+            db.session.add(venue)
+            db.session.flush()
+            new_venues += 1
+        event = existing.get((venue.id, found.date, found.start_time))
+        if event is not None and db.session.scalar(db.select(Entry.id).where(Entry.event_id == event.id).limit(1)):
+            if not replace:
+                errors.append(f"line {found.first_line}: {found.describe()} already has results "
+                              "(import with --replace to overwrite them)")
+                continue
+            months.add(event.month)
+            db.session.execute(delete(Entry).where(Entry.event_id == event.id))
+        if event is None:
+            event = Event(league_id=league.id, venue=venue, date=found.date, start_time=found.start_time,
+                          event_type=found.event_type)
+            db.session.add(event)
+        event.event_type, event.status, event.settled_at = found.event_type, "settled", utcnow()
+        targets.append((event, found))
+        months.add(event.month)
+    if errors:
+        raise ResultsFileError(errors)
+    new = {}
+    for _, found in targets:
+        for row in found.rows:
+            key = name_key(row.player)
+            if key not in members and key not in new:
+                new[key] = row.player
+    if new:
+        db.session.execute(insert(Member), [
+            {"league_id": league.id, "name": name, "name_key": key, "card_code": secrets.token_urlsafe(24)}
+            for key, name in new.items()])
+        members.update(db.session.execute(db.select(Member.name_key, Member.id).where(
+            Member.league_id == league.id, Member.name_key.in_(list(new)))).all())
+    db.session.flush()  # the new events get their ids
+    rows, now = [], utcnow()
+    for event, found in targets:
+        kind = EVENT_TYPES[found.event_type]
+        finishes = [Finish(i, r.position, r.status) for i, r in enumerate(found.rows)]
+        points = award_points(finishes, high_roller=kind.high_roller, awards_points=kind.awards_points)
+        rows += [{"event_id": event.id, "member_id": members[name_key(r.player)], "status": r.status,
+                  "position": r.position, "points": points[i], "prize": 0, "created_at": now}
+                 for i, r in enumerate(found.rows)]
+    db.session.execute(insert(Entry), rows)
+    for event, _ in targets:
+        db.session.expire(event, ["entries"])
+    for month in sorted(months):
+        settle_tickets(league, month)
+    return ImportSummary(len(events), len(rows), len(new), new_venues, tuple(sorted(months)))
+
+
+def finishers(event: Event) -> list[Entry]:
+    """R-PTS-5: the participants (played or disqualified) in finishing order; no-shows are not."""
+    entries = db.session.scalars(db.select(Entry).options(selectinload(Entry.member)).where(
+        Entry.event_id == event.id, Entry.status.in_(COUNTED))).all()
+    return sorted(entries, key=lambda e: (e.position is None, e.position or 0, e.member.name.casefold()))
+
+
+def ticketed(event: Event) -> set[int]:
+    """R-QUAL-1/2: the members whose Monthly Final ticket came from this event."""
+    return set(db.session.scalars(db.select(Ticket.member_id).where(Ticket.event_id == event.id)))
+
+
+LIVE_ENTRY_STATUSES = ("requested", "pending", "registered", "playing", "played", "dq")
+
+
+def member_live_entry(member: Member, since: dt.date) -> Entry | None:
+    """The member's entry in a game not settled yet (dated `since` or later: a forgotten,
+    never-settled night does not stay "tonight" for ever), the latest first."""
+    return db.session.scalar(db.select(Entry).join(Event).options(
+        joinedload(Entry.event).joinedload(Event.venue)).where(
+        Entry.member_id == member.id, Entry.status.in_(LIVE_ENTRY_STATUSES),
+        Event.status != "settled", Event.date >= since)
+        .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(1))
+
+
+def member_results(member: Member, limit: int = 50) -> list[Entry]:
+    """R-PTS-5: the member's settled games (played or disqualified), newest first."""
+    return db.session.scalars(db.select(Entry).join(Event).options(
+        joinedload(Entry.event).joinedload(Event.venue)).where(
+        Entry.member_id == member.id, Entry.status.in_(COUNTED), Event.status == "settled")
+        .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(limit)).all()
+
+
+def member_tickets(member: Member, limit: int = 6) -> list[Ticket]:
+    """R-QUAL-1..3: the member's Monthly Final tickets, the latest months first."""
+    return db.session.scalars(db.select(Ticket).options(
+        joinedload(Ticket.event).joinedload(Event.venue)).where(Ticket.member_id == member.id)
+        .order_by(Ticket.month.desc()).limit(limit)).all()
+
