@@ -49,11 +49,8 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from league.night import bust_positions, deal_positions, dq_position
+from league.numbers import is_whole
 from league.points import Finish, key_order
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _name(key: Hashable, names: Mapping[Hashable, str] | None) -> str:
@@ -161,7 +158,7 @@ def _check_hand(
     if len(stacks) > 1 and any(stack is None for stack in stacks.values()):
         raise ValueError("Several out in one hand: give each one's chips at the start of the hand")
     for player, stack in stacks.items():
-        if stack is not None and (not _whole(stack) or stack < 0):
+        if stack is not None and (not is_whole(stack) or stack < 0):
             raise ValueError(f"{_name(player, names)}'s chips at the start of the hand must be 0 or more")
     return {player: stack or 0 for player, stack in stacks.items()}
 
@@ -270,6 +267,6 @@ def positions_provisional(registration_open: bool, *, awaited: int = 0, re_entry
     may still arrive after registration closes, R-LATE-3), and while re-entry is open (a
     re-entry cancels that player's bust-out, pushing the later ones down, R-ENTRY-2).
     """
-    if not _whole(awaited) or awaited < 0:
+    if not is_whole(awaited) or awaited < 0:
         raise ValueError(f"impossible number of awaited players {awaited!r}")
     return bool(registration_open or awaited or re_entry_open)

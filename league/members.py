@@ -25,3 +25,7 @@ def name_problem(name: str) -> str | None:
     if any(unicodedata.category(ch) == "Cc" for ch in cleaned):
         return "the player's name contains control characters"
     return None
+
+
+# R-MEM-1: said wherever someone joins or confirms their age.
+ADULTS_ONLY = "Members must be 18 or over: tick the box to confirm you are."

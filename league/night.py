@@ -15,13 +15,14 @@ House decisions:
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from league import payouts
 from league.chips import BONUS_KINDS, BONUS_LABELS, DEFAULT_BONUS_VALUES, average_stack, chips_in_play
 from league.clock import ClockView, bonus_window_open, missed_blinds
 from league.events import event_type as lookup_event_type
 from league.icm import icm
+from league.numbers import is_whole
 from league.points import Finish, check_finishing_order, key_order, rank_by_chips
 from league.structures import Level, Structure, play_starts_ms
 
@@ -32,8 +33,6 @@ WINDOWED_BONUSES = frozenset({"food", "drink"})
 WINDOW_REFUSAL = "Food and drink bonuses are taken only before play starts or during the major break"
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _name(key: Hashable, names: Mapping[Hashable, str] | None) -> str:
@@ -49,34 +48,42 @@ def _chips(amount: int) -> str:
 # --- Bust-outs and disqualification (R-PTS-5, R-PTS-6) ------------------------------------
 
 
+# One wording per refusal: the host's phone shows these as they are.
+NOBODY_OUT = "Tap the players who are out."
+SOMEONE_WINS = "Someone has to win: leave at least one player in."
+STACKS_NEEDED = "Several out in one hand: give each one's chips at the start of the hand."
+
+
 def check_bust(
     busted: Collection[Hashable], remaining: Collection[Hashable], out: Collection[Hashable] = (),
-    names: Mapping[Hashable, str] | None = None,
+    names: Mapping[Hashable, str] | None = None, stacks: Mapping[Hashable, int | None] | None = None,
 ) -> None:
     """Refuse an impossible bust-out before any position is given (R-PTS-5, R-PTS-6).
 
-    `busted` are the players the host taps out in one hand, `remaining` everyone still in
-    (them included), `out` those already out, `names` what to call players in messages.
-    Refused: nobody chosen; a player already out (two hosts tapping at once: the second is
-    refused) or not in this game; everyone left (someone wins the pot); the last player
-    standing (the game is over).
+    `busted` are the players the host taps out in one hand, `remaining` everyone still playing
+    (them included), `out` those already out, `names` what to call players in messages, `stacks`
+    their chips at the start of the hand. Refused: nobody chosen; a player chosen twice; a player
+    already out (two hosts tapping at once: the second is refused) or not in this game; everyone
+    left (someone wins the pot, so the last player standing can't go out); several out in one hand
+    without each one's stack (R-PTS-6 orders them by it).
     """
     busted = list(busted)
     if not busted:
-        raise ValueError("Choose who went out")
+        raise ValueError(NOBODY_OUT)
     if len(set(busted)) != len(busted):
-        raise ValueError("A player is chosen twice")
+        raise ValueError("A player is chosen twice.")
     remaining = set(remaining)
     for key in busted:
         if key in remaining:
             continue
         if key in out:
-            raise ValueError(f"{_name(key, names)} is already out")
-        raise ValueError(f"{_name(key, names)} isn't playing in this game")
-    if len(remaining) == 1:
-        raise ValueError(f"{_name(busted[0], names)} is the last player standing: the game is over")
+            raise ValueError(f"{_name(key, names)} is already out: not in the game.")
+        raise ValueError(f"{_name(key, names)} is not in the game.")
     if len(busted) >= len(remaining):
-        raise ValueError("Not everyone left can go out in one hand: someone wins the pot")
+        raise ValueError(SOMEONE_WINS)
+    if len(busted) > 1 and stacks is not None and any(
+            not is_whole(stacks.get(key)) or stacks[key] < 0 for key in busted):
+        raise ValueError(STACKS_NEEDED)
 
 
 def bust_positions(players_left: int, stacks: Mapping[Hashable, int]) -> dict[Hashable, int]:
@@ -88,12 +95,12 @@ def bust_positions(players_left: int, stacks: Mapping[Hashable, int]) -> dict[Ha
     finishing higher and equal stacks sharing the best of the positions they cover (TDA 22).
     With 8 left, stacks 5,000 and 3,000 finish 7th and 8th; two of 4,000 both finish 7th.
     """
-    if not _whole(players_left) or players_left < 1:
+    if not is_whole(players_left) or players_left < 1:
         raise ValueError(f"impossible number of players left {players_left!r}")
     if not stacks:
-        raise ValueError("Choose who went out")
+        raise ValueError(NOBODY_OUT)
     if len(stacks) >= players_left:
-        raise ValueError("Not everyone left can go out in one hand: someone wins the pot")
+        raise ValueError(SOMEONE_WINS)
     return rank_by_chips(stacks, best_position=players_left - len(stacks) + 1)
 
 
@@ -103,7 +110,7 @@ def dq_position(players_left: int) -> int:
     They count in the field with 0 points (points.award_points, status "dq") and no prize
     (`prizes_for`).
     """
-    if not _whole(players_left) or players_left < 1:
+    if not is_whole(players_left) or players_left < 1:
         raise ValueError("Nobody is left in the game to disqualify")
     return players_left
 
@@ -113,7 +120,7 @@ def dq_position(players_left: int) -> int:
 
 def _check_counts(chip_counts: Mapping[Hashable, int]) -> None:
     for count in chip_counts.values():
-        if not _whole(count) or count < 1:
+        if not is_whole(count) or count < 1:
             raise ValueError(
                 f"Every player left has chips: {count!r} is not a chip count for a player still in"
             )
@@ -157,7 +164,7 @@ def deal_offers(chip_counts: Mapping[Hashable, int], unpaid_prizes: Sequence[int
         raise ValueError(
             f"There are {len(unpaid_prizes)} unpaid prizes but only {players} players left"
         )
-    if any(not _whole(prize) or prize < 0 for prize in unpaid_prizes):
+    if any(not is_whole(prize) or prize < 0 for prize in unpaid_prizes):
         raise ValueError("Prizes are whole dollars, 0 or more")
     total = sum(unpaid_prizes)
     keys = list(chip_counts)
@@ -202,7 +209,7 @@ def _bonus_value(kind: str, bonus_values: Mapping[str, int]) -> int:
     if kind not in BONUS_KINDS:
         raise ValueError(f"There is no {kind!r} bonus")
     value = bonus_values.get(kind, 0)
-    if not _whole(value) or value < 0:
+    if not is_whole(value) or value < 0:
         raise ValueError(f"The {BONUS_LABELS[kind].lower()} bonus is set to {value!r} chips; fix the league settings")
     return value
 
@@ -250,20 +257,42 @@ def override_bonus(kind: str, bonus_values: Mapping[str, int]) -> BonusDecision:
 # --- Late entry (R-LATE-1..4) --------------------------------------------------------------
 
 
-def entry_decision(clock_view: ClockView | None, already_in_live_game: bool) -> tuple[bool, str]:
+ENTRY_CLOSED = "Check-in is closed: the major break has started. The host can let you in with a reason."
+
+
+def one_game_at_a_time(venue: str, name: str | None = None) -> str:
+    """R-LATE-4's refusal, said to the player (`name` None: "You") or to the host about them."""
+    who = "You are" if name is None else f"{name} is"
+    return f"{who} still in the game at {venue}: one game at a time."
+
+
+@dataclass(frozen=True)
+class EntryDecision:
+    """Whether a player may enter now (R-LATE-1, R-LATE-4): `reason` says why not, or that entries
+    are open; `overridable` when the host may let them in anyway with a reason (R-LATE-1 only:
+    one game at a time has no override)."""
+
+    accepted: bool
+    reason: str
+    overridable: bool = False
+
+
+def entry_decision(clock_view: ClockView | None, live_game_venue: str | None = None,
+                   name: str | None = None) -> EntryDecision:
     """Whether a player may enter now, and the message (R-LATE-1, R-LATE-4).
 
-    Closed once the major break commences (clock_view.registration_open); a player still in
-    another live game cannot enter (one game at a time). `clock_view` None: no clock yet,
-    so open. A host override is the caller's, recorded with its reason.
+    A player still in another live game (at `live_game_venue`) cannot enter: one game at a time.
+    Otherwise entries close once the major break commences (clock_view.registration_open); the
+    host may override that with a reason, which the caller records. `clock_view` None: no clock
+    yet, so open. `name` is who the message speaks of (None: the player, "You").
     """
+    if live_game_venue is not None:
+        return EntryDecision(False, one_game_at_a_time(live_game_venue, name))
     if clock_view is not None and not clock_view.registration_open:
-        return False, "Entries closed when the major break started"
-    if already_in_live_game:
-        return False, "You're still in another game: you can enter this one once you're out of it"
+        return EntryDecision(False, ENTRY_CLOSED, overridable=True)
     if clock_view is None or not clock_view.started:
-        return True, "Entries are open"
-    return True, "Entries are open until the major break"
+        return EntryDecision(True, "Entries are open")
+    return EntryDecision(True, "Entries are open until the major break")
 
 
 def missed_blinds_proposal(structure: Structure, clock_view: ClockView) -> tuple[int, str]:
@@ -293,11 +322,13 @@ def missed_blinds_proposal(structure: Structure, clock_view: ClockView) -> tuple
 class Absentees:
     """Pre-registered players still absent when the final table forms (R-LATE-3, R-CHIP-3).
 
-    `players` become no-shows (no points, not in the field); `chips_removed` leave play.
+    `players` become no-shows (no points, not in the field); `chips_removed` leave play, each
+    player's share in `removed` (their starting stack plus bonuses already accepted for them).
     """
 
     players: tuple[Hashable, ...]
     chips_removed: int
+    removed: Mapping[Hashable, int] = field(default_factory=dict, compare=False)
 
     @property
     def finishes(self) -> tuple[Finish, ...]:
@@ -317,13 +348,13 @@ def absent_at_final_table(
     the field.
     """
     bonus_chips = bonus_chips or {}
-    if not _whole(starting_stack) or starting_stack < 0:
+    if not is_whole(starting_stack) or starting_stack < 0:
         raise ValueError(f"impossible starting stack {starting_stack!r}")
     absent = [player for player in dict.fromkeys(preregistered) if player not in arrived]
     order = key_order(absent)
     absent.sort(key=order.__getitem__)
-    removed = sum(starting_stack + bonus_chips.get(player, 0) for player in absent)
-    return Absentees(tuple(absent), removed)
+    removed = {player: starting_stack + bonus_chips.get(player, 0) for player in absent}
+    return Absentees(tuple(absent), sum(removed.values()), removed)
 
 
 # --- Chips in play (R-CHIP-3) --------------------------------------------------------------
@@ -373,7 +404,7 @@ def prizes_for(
     for status in statuses.values():
         if status not in ("played", "dq"):
             raise ValueError(f"A prize needs status played or dq, not {status!r}")
-    if any(not _whole(amount) or amount < 0 for amount in prize_table):
+    if any(not is_whole(amount) or amount < 0 for amount in prize_table):
         raise ValueError("Prizes are whole dollars, 0 or more")
     paid = {key: position for key, position in positions.items() if statuses.get(key, "played") != "dq"}
     ranks = sorted(paid.values())

@@ -8,6 +8,8 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from league.numbers import is_whole
+
 BASE_POINTS = (750, 550, 400, 300, 275, 250, 225, 200, 175, 150)
 OTHER_POINTS = 75
 # The "top 10" of R-PTS-1/3/4 is one table's worth of players.
@@ -34,9 +36,6 @@ class Finish:
     status: str = "played"
 
 
-def _is_whole(value: object) -> bool:
-    # bool is an int subclass, but True is never a sensible finishing position.
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def round_half_up(value: Fraction) -> int:
@@ -74,9 +73,9 @@ def position_points(position: int, field_size: int, high_roller: bool = False) -
     (R-PTS-2); the top 10 get the field-size bonus (R-PTS-3), or always +450 in
     high-roller games (R-PTS-4).
     """
-    if not _is_whole(field_size) or field_size < 1:
+    if not is_whole(field_size) or field_size < 1:
         raise ValueError(f"a field needs at least one participant, not {field_size!r}")
-    if not _is_whole(position) or not 1 <= position <= field_size:
+    if not is_whole(position) or not 1 <= position <= field_size:
         raise ValueError(f"position {position!r} is outside a field of {field_size}")
     if position > TOP:
         return OTHER_POINTS
@@ -105,7 +104,7 @@ def check_finishing_order(positions: Iterable[int]) -> None:
     """
     ordered = list(positions)
     for position in ordered:
-        if not _is_whole(position):
+        if not is_whole(position):
             raise ValueError(f"position {position!r} is not a whole number")
     if not ordered:
         return
@@ -192,10 +191,10 @@ def rank_by_chips(chips: Mapping[Hashable, int], best_position: int = 1) -> dict
     hand (R-PTS-6) pass their stacks at the start of that hand and, as `best_position`,
     the best position still to be given to them. Shared numbers skip (1, 2, 2, 4).
     """
-    if not _is_whole(best_position) or best_position < 1:
+    if not is_whole(best_position) or best_position < 1:
         raise ValueError(f"best position must be 1 or more, not {best_position!r}")
     for key, count in chips.items():
-        if not _is_whole(count) or count < 0:
+        if not is_whole(count) or count < 0:
             raise ValueError(f"{key!r} has an impossible chip count {count!r}")
     ordered = sorted(chips.items(), key=lambda item: -item[1])
     positions: dict[Hashable, int] = {}

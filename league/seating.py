@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from league.numbers import is_whole
 from league.points import key_order
 
 DEFAULT_MAX_SEATS = 10
@@ -59,13 +60,10 @@ class Move:
     reason: str
 
 
-def _whole(value: object) -> bool:
-    # bool is an int subclass, but True is never a table or seat number.
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_max_seats(max_seats: int) -> None:
-    if not _whole(max_seats) or max_seats < 2:
+    if not is_whole(max_seats) or max_seats < 2:
         raise ValueError(f"A table needs at least 2 seats, not {max_seats!r}")
 
 
@@ -78,7 +76,7 @@ def _check_seating(seating: Mapping[Hashable, Seat], max_seats: int) -> None:
     _check_max_seats(max_seats)
     taken: set[Seat] = set()
     for seat in seating.values():
-        if not isinstance(seat, Seat) or not _whole(seat.table) or not _whole(seat.seat):
+        if not isinstance(seat, Seat) or not is_whole(seat.table) or not is_whole(seat.seat):
             raise ValueError(f"{seat!r} is not a table and seat")
         if seat.table < 1:
             raise ValueError(f"There is no table {seat.table}")
@@ -105,7 +103,7 @@ def table_sizes(seating: Mapping[Hashable, Seat]) -> dict[int, int]:
 def tables_needed(players: int, max_seats: int = DEFAULT_MAX_SEATS) -> int:
     """The fewest tables that seat `players` (R-SEAT-1, R-SEAT-3)."""
     _check_max_seats(max_seats)
-    if not _whole(players) or players < 0:
+    if not is_whole(players) or players < 0:
         raise ValueError(f"impossible number of players {players!r}")
     return math.ceil(players / max_seats)
 
@@ -189,9 +187,9 @@ def apply_move(
     _check_seating(seating, max_seats)
     if player not in seating:
         raise ValueError("That player has no seat to move from")
-    if not _whole(to_table) or to_table < 1:
+    if not is_whole(to_table) or to_table < 1:
         raise ValueError(f"There is no table {to_table}")
-    if not _whole(to_seat) or not 1 <= to_seat <= max_seats:
+    if not is_whole(to_seat) or not 1 <= to_seat <= max_seats:
         raise ValueError(f"Table {to_table} has seats 1 to {max_seats}, not seat {to_seat}")
     target = Seat(to_table, to_seat)
     if seating[player] == target:

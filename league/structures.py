@@ -319,3 +319,14 @@ def edit_items(items: list[dict[str, Any]], op: str, index: int) -> list[dict[st
     elif op == "add_break":
         items.insert(index + 1, {"kind": "break", "minutes": 10, "label": "Break", "colour_up": "", "major": False})
     return items
+
+
+# R-CLOCK-1: the template an event type's night gets when none was chosen for it.
+DEFAULT_TEMPLATE = {"nightly": "thpa_nightly", "highroller": "thpa_nightly", "monthly_final": "monthly_final",
+                    "highroller_final": "highroller_final", "top10_shootout": "top10_shootout"}
+
+
+def default_structure(event_type: str) -> Structure:
+    """The blind structure of an event type's own template (R-CLOCK-1); the nightly one for a type
+    without one."""
+    return TEMPLATES[DEFAULT_TEMPLATE.get(event_type, "thpa_nightly")][1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from sqlalchemy import func
 
 from league import night
+from league.points import PARTICIPANT_STATUSES
 from services import Refused
 from services.field import chip_count, players_left
 from services.journal import Journal
@@ -14,16 +15,15 @@ from wiring.extensions import db
 def bust(event: Event, stacks: dict[Entry, int | None], journal: Journal) -> dict[Entry, int]:
     """R-PTS-5/6: players out in one hand take the worst positions still open; several are ordered
     by their stacks at the start of the hand (larger higher; equal share)."""
-    if not stacks:
-        raise Refused("Tap the players who are out.")
+    status = dict(db.session.execute(db.select(Entry.id, Entry.status).where(Entry.event_id == event.id)).all())
+    try:
+        night.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == "playing"},
+                         out={i for i, s in status.items() if s in PARTICIPANT_STATUSES},
+                         names={e.id: e.member.name for e in stacks},
+                         stacks={e.id: c for e, c in stacks.items()})
+    except ValueError as problem:
+        raise Refused(str(problem)) from None
     left = players_left(event)
-    for entry in stacks:
-        if entry.event_id != event.id or entry.status != "playing":
-            raise Refused(f"{entry.member.name} is not in the game.")
-    if len(stacks) >= left:
-        raise Refused("Someone has to win: leave at least one player in.")
-    if len(stacks) > 1 and any(chips is None or chips < 0 for chips in stacks.values()):
-        raise Refused("Several out in one hand: give each one's chips at the start of the hand.")
     positions = night.bust_positions(left, {e: (c or 0) for e, c in stacks.items()})
     hand = (db.session.scalar(db.select(func.max(Entry.bust_hand)).where(Entry.event_id == event.id)) or 0) + 1
     for entry, position in positions.items():

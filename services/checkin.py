@@ -6,6 +6,7 @@ one transaction that can be taken back. Callers commit and publish.
 """
 from __future__ import annotations
 
+from league import night
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED
 from services import Refused
 from services.clocks import clock_view
@@ -33,12 +34,10 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
             return entry  # a second tap or a second scan: already in
         raise Refused(f"{member.name} has already played in this game.")
     elsewhere = live_game_elsewhere(member, event)
-    if elsewhere is not None:
-        raise Refused(f"{member.name} is still in the game at {elsewhere.venue.name}: one game at a time.")
-    if not clock_view(event).registration_open:
-        if not (by_host and override_reason.strip()):
-            raise Refused("Check-in is closed: the major break has started. The host can let you in "
-                          "with a reason.")
+    decision = night.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
+    if not decision.accepted:
+        if not (decision.overridable and by_host and override_reason.strip()):
+            raise Refused(decision.reason)
         db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
                               kind="late_entry_override", rule_id="R-LATE-1", reason=override_reason.strip()[:500],
                               detail={"member": member.name}))

@@ -11,11 +11,6 @@ from league import clock, structures
 from services.models import Event
 from wiring.extensions import db
 
-# R-CLOCK-1: the structure an event gets when none was chosen for it.
-DEFAULT_TEMPLATE = {"nightly": "thpa_nightly", "highroller": "thpa_nightly", "monthly_final": "monthly_final",
-                    "highroller_final": "highroller_final", "top10_shootout": "top10_shootout"}
-
-
 MINUTE_MS = 60_000
 
 
@@ -33,7 +28,7 @@ def structure_of(event: Event) -> structures.Structure:
     """The event's blind structure (R-CLOCK-1), or its type's default template."""
     if event.structure:
         return structures.from_json(event.structure)
-    return structures.TEMPLATES[DEFAULT_TEMPLATE.get(event.event_type, "thpa_nightly")][1]
+    return structures.default_structure(event.event_type)
 
 
 def state_of(event: Event) -> clock.ClockState:

@@ -1,7 +1,7 @@
 """Members in the database (R-MEM-1): finding one by name, joining, photo ID checked."""
 from __future__ import annotations
 
-from league.members import clean_name, name_key, name_problem
+from league.members import ADULTS_ONLY, clean_name, name_key, name_problem
 from services import Refused
 from services.journal import Journal
 from services.models import Member, utcnow
@@ -23,7 +23,7 @@ def join(league_id: int, name: str, adult: bool, under_21: bool, contact: str = 
     if problem:
         raise Refused(problem[0].upper() + problem[1:] + ".")
     if not adult:
-        raise Refused("Members must be 18 or over: tick the box to confirm you are.")
+        raise Refused(ADULTS_ONLY)
     if find_member(league_id, name):
         raise Refused(f"A member called {clean_name(name)} already exists. If that's you, ask the host "
                       "to check you in, or open your member card on your own phone.")

@@ -3,6 +3,7 @@ cancelling, missed blinds on arrival, and absentees removed at the final table."
 from __future__ import annotations
 
 from league import night
+from league.members import ADULTS_ONLY
 from league.points import PARTICIPANT_STATUSES
 from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED
 from services import Refused, clocks
@@ -44,7 +45,7 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
         return "Play has started, so pre-registration is closed: just check in at the venue with the host's QR code."
     elsewhere = live_game_elsewhere(member, event)
     if elsewhere is not None and elsewhere.date == event.date:  # tonight's game doesn't stop next week's
-        return f"You are still in the game at {elsewhere.venue.name}: one game at a time."
+        return night.one_game_at_a_time(elsewhere.venue.name)
     return None
 
 
@@ -59,7 +60,7 @@ def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: 
         raise Refused(problem)
     if member.adult_confirmed_at is None:
         if not adult:
-            raise Refused("Members must be 18 or over: tick the box to confirm you are.")
+            raise Refused(ADULTS_ONLY)
         journal.touch(member).adult_confirmed_at = utcnow()
     cash = event.buy_in > 0
     entry = Entry(event_id=event.id, member_id=member.id, status=REQUESTED if cash else "registered",
@@ -118,17 +119,20 @@ def deduct(entry: Entry, amount: int, journal: Journal) -> None:
 def remove_absentees(event: Event, journal: Journal) -> int:
     """R-LATE-3: when the final table forms, pre-registered players who never arrived are removed:
     no points, no place in the field, their chips out of play; everyone already out moves up."""
-    absent = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
-                                                       Entry.status == "registered")).all()
-    if not absent:
+    # Still "registered" is never arrived: an arrival moves the entry on to pending or playing.
+    waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
+                                                                          Entry.status == "registered"))}
+    if not waiting:
         return 0
-    for entry in absent:
-        journal.touch(entry)
+    absent = night.absent_at_final_table(waiting, (), starting_stack(event),
+                                         {entry_id: bonus_chips(e) for entry_id, e in waiting.items()})
+    for entry_id in absent.players:
+        entry = journal.touch(waiting[entry_id])
         entry.status, entry.position = "no_show", None
-        entry.chips_removed = starting_stack(event) + bonus_chips(entry)
+        entry.chips_removed = absent.removed[entry_id]
     for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
                                                             Entry.status.in_(PARTICIPANT_STATUSES))):
         journal.touch(entry)
-        entry.position -= len(absent)
-    return len(absent)
+        entry.position -= len(absent.players)
+    return len(absent.players)
 

@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 from league.chips import DEFAULT_BONUS_VALUES
 from league.clock import ClockState, start, view
 from league.night import (
+    ENTRY_CLOSED,
     MAX_DEAL_PLAYERS,
     WINDOW_REFUSAL,
     Absentees,
     BonusDecision,
     DealOffer,
+    EntryDecision,
     absent_at_final_table,
     ballot_result,
     bust_positions,
@@ -86,29 +88,33 @@ def test_r_pts_6_shared_positions_share_points():
 
 
 def test_r_pts_6_bust_refusals():
-    with pytest.raises(ValueError, match="someone wins"):
+    with pytest.raises(ValueError, match="^Someone has to win: leave at least one player in.$"):
         bust_positions(2, {"a": 1, "b": 1})
-    with pytest.raises(ValueError, match="Choose who"):
+    with pytest.raises(ValueError, match="^Tap the players who are out.$"):
         bust_positions(5, {})
 
 
 def test_r_pts_5_check_bust_refusals():
     names = {"a": "Ann", "b": "O'Brien <b>", "z": "Zed"}
     check_bust(["a"], ["a", "b", "c"])
-    with pytest.raises(ValueError, match="^Zed is already out$"):
+    with pytest.raises(ValueError, match="^Zed is already out: not in the game.$"):
         check_bust(["z"], ["a", "b"], out=["z"], names=names)
-    with pytest.raises(ValueError, match="^That player is already out$"):
+    with pytest.raises(ValueError, match="^That player is already out: not in the game.$"):
         check_bust(["z"], ["a", "b"], out=["z"])
-    with pytest.raises(ValueError, match="isn't playing in this game"):
+    with pytest.raises(ValueError, match="^That player is not in the game.$"):
         check_bust(["q"], ["a", "b"], out=["z"])
-    with pytest.raises(ValueError, match="^Ann is the last player standing"):
+    with pytest.raises(ValueError, match="^Someone has to win"):  # the last player standing can't go out
         check_bust(["a"], ["a"], names=names)
-    with pytest.raises(ValueError, match="someone wins the pot"):
+    with pytest.raises(ValueError, match="^Someone has to win: leave at least one player in.$"):
         check_bust(["a", "b"], ["a", "b"])
-    with pytest.raises(ValueError, match="Choose who went out"):
+    with pytest.raises(ValueError, match="^Tap the players who are out.$"):
         check_bust([], ["a", "b"])
     with pytest.raises(ValueError, match="chosen twice"):
         check_bust(["a", "a"], ["a", "b", "c"])
+    # R-PTS-6: several out in one hand are ordered by their stacks, so each needs one.
+    with pytest.raises(ValueError, match="^Several out in one hand: give each one's chips"):
+        check_bust(["a", "b"], ["a", "b", "c"], stacks={"a": 5_000, "b": None})
+    check_bust(["a"], ["a", "b"], stacks={"a": None})  # alone, the stack is not needed
 
 
 def test_r_pts_5_dq_takes_the_worst_open_position_with_no_points():
@@ -266,17 +272,21 @@ def test_r_chip_2_override():
 
 
 def test_r_late_1_entry_closes_at_the_major_break():
-    assert entry_decision(BEFORE_START, False) == (True, "Entries are open")
-    assert entry_decision(None, False)[0]
-    assert entry_decision(LEVEL_2, False) == (True, "Entries are open until the major break")
-    assert entry_decision(at(59.9), False)[0]
-    for clock_view in (at(60), MAJOR_BREAK, AFTER_BREAK):
-        assert entry_decision(clock_view, False) == (False, "Entries closed when the major break started")
+    assert entry_decision(BEFORE_START) == EntryDecision(True, "Entries are open")
+    assert entry_decision(None).accepted
+    assert entry_decision(LEVEL_2) == EntryDecision(True, "Entries are open until the major break")
+    assert entry_decision(at(59.9)).accepted
+    for clock_view in (at(60), MAJOR_BREAK, AFTER_BREAK):  # the host may override, with a reason
+        assert entry_decision(clock_view) == EntryDecision(False, ENTRY_CLOSED, overridable=True)
+    assert ENTRY_CLOSED.startswith("Check-in is closed: the major break has started.")
 
 
 def test_r_late_4_one_game_at_a_time():
-    ok, message = entry_decision(LEVEL_2, True)
-    assert not ok and "still in another game" in message
+    # No override: still in another game is refused before and after the major break.
+    for clock_view in (LEVEL_2, MAJOR_BREAK):
+        assert entry_decision(clock_view, "The Ship", "Ann") == EntryDecision(
+            False, "Ann is still in the game at The Ship: one game at a time.")
+    assert entry_decision(LEVEL_2, "The Ship").reason == "You are still in the game at The Ship: one game at a time."
 
 
 def test_r_late_3_missed_blinds_text():
@@ -294,6 +304,7 @@ def test_r_late_3_missed_blinds_text():
 def test_r_late_3_absent_at_final_table():
     absent = absent_at_final_table(["c", "a", "b", "a"], {"b"}, 10_000, {"a": 1_000})
     assert absent == Absentees(("a", "c"), 21_000)
+    assert absent.removed == {"a": 11_000, "c": 10_000}  # each one's stack and bonus leave play
     assert absent.finishes == (Finish("a", None, "no_show"), Finish("c", None, "no_show"))
     assert absent_at_final_table([], set(), 10_000).chips_removed == 0
 
