@@ -1,6 +1,8 @@
 """The template filters every page uses (clock times, ordinals, chips), registered once by create_app."""
 from __future__ import annotations
 
+from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus
+
 
 def clock_time(ms: int | None) -> str:
     """Milliseconds as the clock shows them: m:ss, or h:mm:ss from an hour (rounded up, so 0:00
@@ -27,6 +29,11 @@ def chips(amount: int | None) -> str:
 FILTERS = {"clock_time": clock_time, "ordinal": ordinal, "chips": chips}
 
 
+# The vocabularies templates compare with (`entry.status == EntryStatus.PLAYING`), as Jinja globals.
+GLOBALS = {vocabulary.__name__: vocabulary for vocabulary in (EventStatus, EntryStatus, DealStatus, DealMethod)}
+
+
 def init_app(app) -> None:
-    """Register every filter on the app (once, not by any one blueprint)."""
+    """Register every filter and global on the app (once, not by any one blueprint)."""
     app.jinja_env.filters.update(FILTERS)
+    app.jinja_env.globals.update(GLOBALS)

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from league.night import bust_positions, deal_positions, dq_position
 from league.numbers import is_whole
 from league.points import Finish, key_order
+from league.statuses import EntryStatus
 
 
 def _name(key: Hashable, names: Mapping[Hashable, str] | None) -> str:
@@ -126,10 +127,10 @@ class Finishing:
         order = key_order(absent)
         absent.sort(key=order.__getitem__)
         rows = [
-            Finish(player, position, "dq" if player in self.disqualified else "played")
+            Finish(player, position, EntryStatus.DQ if player in self.disqualified else EntryStatus.PLAYED)
             for player, position in self.positions.items()
         ]
-        return (*rows, *(Finish(player, None, "no_show") for player in absent))
+        return (*rows, *(Finish(player, None, EntryStatus.NO_SHOW) for player in absent))
 
 
 def _check_out(

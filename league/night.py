@@ -24,6 +24,7 @@ from league.events import event_type as lookup_event_type
 from league.icm import icm
 from league.numbers import is_whole
 from league.points import Finish, check_finishing_order, key_order, rank_by_chips
+from league.statuses import EntryStatus
 from league.structures import Level, Structure, play_starts_ms
 
 # R-PAY-2 deals are made at the final table; ICM's exact computation doubles in cost with
@@ -333,7 +334,7 @@ class Absentees:
     @property
     def finishes(self) -> tuple[Finish, ...]:
         """Their results: no-shows, with no position (R-PTS-5)."""
-        return tuple(Finish(player, None, "no_show") for player in self.players)
+        return tuple(Finish(player, None, EntryStatus.NO_SHOW) for player in self.players)
 
 
 def absent_at_final_table(
@@ -402,11 +403,11 @@ def prizes_for(
     """
     check_finishing_order(positions.values())
     for status in statuses.values():
-        if status not in ("played", "dq"):
+        if status not in (EntryStatus.PLAYED, EntryStatus.DQ):
             raise ValueError(f"A prize needs status played or dq, not {status!r}")
     if any(not is_whole(amount) or amount < 0 for amount in prize_table):
         raise ValueError("Prizes are whole dollars, 0 or more")
-    paid = {key: position for key, position in positions.items() if statuses.get(key, "played") != "dq"}
+    paid = {key: position for key, position in positions.items() if statuses.get(key, EntryStatus.PLAYED) != EntryStatus.DQ}
     ranks = sorted(paid.values())
     # Rank among the paid = 1 + how many of them finished strictly higher: order and ties kept.
     first_index = {}

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from league.numbers import is_whole
+from league.statuses import PARTICIPANT_STATUSES, RESULT_STATUSES, EntryStatus
 
 BASE_POINTS = (750, 550, 400, 300, 275, 250, 225, 200, 175, 150)
 OTHER_POINTS = 75
@@ -18,9 +19,7 @@ TOP = len(BASE_POINTS)
 BONUS_BANDS = ((45, 450), (35, 350), (25, 250), (15, 150))
 HIGH_ROLLER_BONUS = 450
 
-STATUSES = ("played", "dq", "no_show")
-# R-PTS-5: a disqualified player took a seat and a position, so counts in the field.
-PARTICIPANT_STATUSES = ("played", "dq")
+STATUSES = RESULT_STATUSES  # what a finish can be (R-PTS-5)
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,7 @@ class Finish:
 
     key: Hashable
     position: int | None
-    status: str = "played"
+    status: str = EntryStatus.PLAYED
 
 
 
@@ -145,7 +144,7 @@ def check_finishes(finishes: Iterable[Finish]) -> list[Finish]:
                 f"{finish.key!r} has unknown status {finish.status!r} "
                 f"(expected one of {', '.join(STATUSES)})"
             )
-        if finish.status == "no_show" and finish.position is not None:
+        if finish.status == EntryStatus.NO_SHOW and finish.position is not None:
             raise ValueError(f"{finish.key!r} did not show, so cannot have position {finish.position}")
         if finish.status != "no_show":
             if finish.position is None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from league.points import PARTICIPANT_STATUSES, Finish, check_finishes, key_order
 from league.standings import StandingRow
+from league.statuses import EntryStatus
 
 TICKET_PLACES = 5
 FINAL_TABLE = 10
@@ -92,7 +93,7 @@ def monthly_tickets(
             if position > last_eligible or (pass_down and given >= places):
                 break
             for finish in members:
-                if finish.status == "dq" or finish.key in holders:
+                if finish.status == EntryStatus.DQ or finish.key in holders:
                     continue
                 holders.add(finish.key)
                 tickets.append(Ticket(finish.key, event.key, position))

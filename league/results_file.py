@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from league.events import EVENT_TYPES
 from league.members import clean_name, name_key, name_problem
 from league.points import STATUSES, check_finishing_order
+from league.statuses import EntryStatus
 
 REQUIRED_COLUMNS = ("date", "venue", "event_type", "position", "player")
 OPTIONAL_COLUMNS = ("start_time", "status")
@@ -90,7 +91,7 @@ def _parse_row(record: dict[str, str]) -> tuple[tuple, str, ResultRow, str]:
     problem = name_problem(record["player"])
     if problem:
         raise ValueError(problem)
-    status = record.get("status", "").casefold() or "played"
+    status = record.get("status", "").casefold() or EntryStatus.PLAYED
     if status not in STATUSES:
         raise ValueError(f"unknown status {record['status']!r}: use one of {', '.join(STATUSES)}")
     text = record["position"]

@@ -1,28 +1,79 @@
-"""The statuses of events and entries, and the named sets the rules use (R-PTS-5, R-CHIP-3, R-LATE-3/4)."""
+"""The league's vocabularies as `str` enums, and the named sets of statuses the rules use
+(R-PTS-5, R-CHIP-3, R-LATE-3, R-LATE-4, R-PAY-2).
+
+Each member is its own string ("playing" == EntryStatus.PLAYING), so the database stores the plain
+word, JSON and templates read it as it is, and the migrations' CHECK constraints list the same
+values (`values()`), so the database refuses any other.
+"""
 from __future__ import annotations
 
-from league.points import PARTICIPANT_STATUSES
-
-LIVE = ("pending", "playing")  # R-LATE-4: in a game until they are out
+from enum import StrEnum
 
 
-OPEN_EVENTS = ("scheduled", "running")
+class EventStatus(StrEnum):
+    """Where a night is: booked, under way (the clock has started), or settled (points given)."""
+    SCHEDULED = "scheduled"
+    RUNNING = "running"
+    SETTLED = "settled"
 
 
-# A player's own pre-registration for a night with a buy-in waits in this status until the host
+class EntryStatus(StrEnum):
+    """Where a member is in one night."""
+    REQUESTED = "requested"  # pre-registered from their phone for a night with a buy-in: waits for the host
+    REGISTERED = "registered"  # pre-registered (R-LATE-3), not arrived: their stack is in play
+    PENDING = "pending"  # checked in on their own phone, not yet confirmed by the host
+    PLAYING = "playing"  # in the game
+    PLAYED = "played"  # finished: busted, won, or placed by a deal
+    DQ = "dq"  # disqualified (R-PTS-5): in the field with 0 points
+    NO_SHOW = "no_show"  # pre-registered and never came (R-LATE-3): not in the field
+
+
+class DealStatus(StrEnum):
+    """A deal at the final table (R-PAY-2): none yet, on the ballot, agreed, or voided by a no."""
+    NONE = "none"
+    OPEN = "open"
+    AGREED = "agreed"
+    VOID = "void"
+
+
+class DealMethod(StrEnum):
+    """How a deal splits the unpaid prizes (R-PAY-2)."""
+    CHIP_CHOP = "chip_chop"
+    ICM = "icm"
+
+
+class LeagueKind(StrEnum):
+    """Free-to-play or cash (R-QUAL-2's pass-down default differs)."""
+    FREE = "free"
+    CASH = "cash"
+
+
+class Role(StrEnum):
+    """Who a login is (R-MEM-2: hosts make the night's rulings)."""
+    ORGANISER = "organiser"
+    HOST = "host"
+
+
+def values(vocabulary: type[StrEnum]) -> tuple[str, ...]:
+    """Every value of a vocabulary, in order (for CHECK constraints and form choices)."""
+    return tuple(member.value for member in vocabulary)
+
+
+# R-PTS-5: results. A disqualified player took a seat and a position, so counts in the field.
+RESULT_STATUSES = (EntryStatus.PLAYED, EntryStatus.DQ, EntryStatus.NO_SHOW)
+PARTICIPANT_STATUSES = (EntryStatus.PLAYED, EntryStatus.DQ)
+# R-LATE-4: in a game until they are out.
+LIVE = (EntryStatus.PENDING, EntryStatus.PLAYING)
+OPEN_EVENTS = (EventStatus.SCHEDULED, EventStatus.RUNNING)
+# A player's own pre-registration for a night with a buy-in waits as REQUESTED until the host
 # confirms the buy-in was paid (confirm) or turns it away (reject). It is nowhere in the game: not
 # live for R-LATE-4, no stack in play (R-CHIP-3), not among the players left.
-REQUESTED = "requested"
-
-
-PRE_REGISTERED = ("registered", REQUESTED)  # not arrived yet: they may still check in or cancel
-
-
-STILL_IN = ("playing", "registered")  # a pre-registered player's stack is in play (R-LATE-3)
-
-
+REQUESTED = EntryStatus.REQUESTED
+PRE_REGISTERED = (EntryStatus.REGISTERED, EntryStatus.REQUESTED)  # not arrived: may still check in or cancel
+STILL_IN = (EntryStatus.PLAYING, EntryStatus.REGISTERED)  # a pre-registered player's stack is in play (R-LATE-3)
 STACK_IN_PLAY = STILL_IN + PARTICIPANT_STATUSES  # R-CHIP-3: busted players' chips stay in play
-
-
-FIELD = ("playing",) + PARTICIPANT_STATUSES  # R-PTS-5: who took a seat, still in or not
-
+FIELD = (EntryStatus.PLAYING,) + PARTICIPANT_STATUSES  # R-PTS-5: who took a seat, still in or not
+WAITING = (EntryStatus.PENDING, EntryStatus.REQUESTED)  # for the host to confirm or turn away
+# A member's entry in a night not settled yet, for their home page.
+ON_THEIR_PHONE = (EntryStatus.REQUESTED, EntryStatus.PENDING, EntryStatus.REGISTERED, EntryStatus.PLAYING,
+                  EntryStatus.PLAYED, EntryStatus.DQ)

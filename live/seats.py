@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import func
 
+from league.statuses import EntryStatus
 from services.models import Entry, Event
 from wiring.extensions import db
 
@@ -68,7 +69,7 @@ class SeatNotice:
 
 def seat_token(entry: Entry) -> str:
     """R-SEAT-1..4: the seat a phone shows, as it sends it back (`was`): "table-seat", or UNSEATED."""
-    if entry.status == "playing" and entry.table_no is not None and entry.seat_no is not None:
+    if entry.status == EntryStatus.PLAYING and entry.table_no is not None and entry.seat_no is not None:
         return f"{entry.table_no}-{entry.seat_no}"
     return UNSEATED
 
@@ -90,6 +91,6 @@ def seat_notice(entry: Entry, was: str | None) -> SeatNotice | None:
     if (int(table), int(seat)) == (entry.table_no, entry.seat_no):
         return None
     tables = db.session.scalar(db.select(func.count(func.distinct(Entry.table_no))).where(
-        Entry.event_id == entry.event_id, Entry.status == "playing", Entry.table_no.is_not(None)))
+        Entry.event_id == entry.event_id, Entry.status == EntryStatus.PLAYING, Entry.table_no.is_not(None)))
     return SeatNotice("final" if tables == 1 else "moved", entry.table_no, entry.seat_no)
 

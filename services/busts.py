@@ -5,6 +5,7 @@ from sqlalchemy import func
 
 from league import night
 from league.points import PARTICIPANT_STATUSES
+from league.statuses import EntryStatus
 from services import Refused
 from services.field import chip_count, players_left
 from services.journal import Journal
@@ -17,7 +18,7 @@ def bust(event: Event, stacks: dict[Entry, int | None], journal: Journal) -> dic
     by their stacks at the start of the hand (larger higher; equal share)."""
     status = dict(db.session.execute(db.select(Entry.id, Entry.status).where(Entry.event_id == event.id)).all())
     try:
-        night.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == "playing"},
+        night.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == EntryStatus.PLAYING},
                          out={i for i, s in status.items() if s in PARTICIPANT_STATUSES},
                          names={e.id: e.member.name for e in stacks},
                          stacks={e.id: c for e, c in stacks.items()})
@@ -28,7 +29,7 @@ def bust(event: Event, stacks: dict[Entry, int | None], journal: Journal) -> dic
     hand = (db.session.scalar(db.select(func.max(Entry.bust_hand)).where(Entry.event_id == event.id)) or 0) + 1
     for entry, position in positions.items():
         journal.touch(entry)
-        entry.status, entry.position, entry.bust_hand = "played", position, hand
+        entry.status, entry.position, entry.bust_hand = EntryStatus.PLAYED, position, hand
         entry.stack_at_bust = stacks[entry]
     return positions
 
@@ -47,7 +48,7 @@ def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_i
     left = night.dq_position(players_left(event))
     removed = chips if chips is not None else chip_count(event)[1] or 0
     journal.touch(entry)
-    entry.status, entry.position = "dq", left
+    entry.status, entry.position = EntryStatus.DQ, left
     entry.chips_removed += removed
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
                           rule_id="R-PTS-5", reason=reason.strip()[:500], detail={"member": entry.member.name}))

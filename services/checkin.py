@@ -7,7 +7,7 @@ one transaction that can be taken back. Callers commit and publish.
 from __future__ import annotations
 
 from league import night
-from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED
+from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
 from services import Refused
 from services.clocks import clock_view
 from services.field import drop_entry, entry_of, live_game_elsewhere
@@ -41,7 +41,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
         db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
                               kind="late_entry_override", rule_id="R-LATE-1", reason=override_reason.strip()[:500],
                               detail={"member": member.name}))
-    status = "playing" if by_host else "pending"
+    status = EntryStatus.PLAYING if by_host else EntryStatus.PENDING
     if entry is None:
         entry = Entry(event_id=event.id, member_id=member.id, status=status, arrived_at=utcnow())
         db.session.add(entry)
@@ -64,18 +64,18 @@ def confirm(entry: Entry, journal: Journal) -> None:
     play from the start, and they check in when they arrive."""
     if entry.status == REQUESTED:
         journal.touch(entry)
-        entry.status, entry.pre_registered = "registered", True
+        entry.status, entry.pre_registered = EntryStatus.REGISTERED, True
         return
     if entry.status != "pending":
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
-    journal.touch(entry).status = "playing"
+    journal.touch(entry).status = EntryStatus.PLAYING
     seat_late_arrival(entry.event, entry, journal)
 
 
 def reject(entry: Entry, journal: Journal) -> None:
     """The host turns an arrival away (not a member here, a prank scan…), or a pre-registration
     request whose buy-in was never paid (R-LATE-3): the entry goes."""
-    if entry.status not in ("pending", REQUESTED):
+    if entry.status not in (EntryStatus.PENDING, REQUESTED):
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     drop_entry(entry, journal)
 

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import update
 
 from league import clock, structures
+from league.statuses import EventStatus
 from services.models import Event
 from wiring.extensions import db
 
@@ -72,7 +73,7 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     elif action in ACTIONS:
         new = ACTIONS[action](structure_of(event), state, now)
         if action == "start":
-            values = {"status": "running"}  # play has commenced
+            values = {"status": EventStatus.RUNNING}  # play has commenced
     else:
         raise ValueError(f"unknown clock action {action!r}")
     changed = db.session.execute(

@@ -3,6 +3,7 @@ result."""
 from __future__ import annotations
 
 from league import night
+from league.statuses import DealMethod, DealStatus, EntryStatus
 from services import Refused
 from services.field import deal_players, prize_table
 from services.journal import Journal
@@ -22,9 +23,9 @@ def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journa
     """R-PTS-7, R-PAY-2: the final table wants a deal: take the chip count now and put the split to
     an anonymous ballot on the remaining players' phones."""
     players = deal_players(event)
-    if event.deal_status == "open":
+    if event.deal_status == DealStatus.OPEN:
         raise Refused("A deal is already on the ballot.")
-    if method not in ("chip_chop", "icm"):
+    if method not in (DealMethod.CHIP_CHOP, DealMethod.ICM):
         raise Refused("Choose chip-chop or ICM.")
     if set(counts) != set(players) or any(c is None or c < 0 for c in counts.values()):
         raise Refused("Count every remaining player's chips.")
@@ -35,7 +36,7 @@ def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journa
     except ValueError as problem:
         raise Refused(str(problem)) from None
     journal.touch(event)
-    event.deal_status, event.deal_method = "open", method
+    event.deal_status, event.deal_method = DealStatus.OPEN, method
     for entry, chips_counted in counts.items():
         journal.touch(entry)
         entry.chips_at_deal, entry.deal_vote = chips_counted, None
@@ -43,9 +44,9 @@ def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journa
 
 def call_off_deal(event: Event, journal: Journal) -> None:
     """The host takes the deal off the ballot; play goes on."""
-    if event.deal_status != "open":
+    if event.deal_status != DealStatus.OPEN:
         raise Refused("There is no deal on the ballot.")
-    journal.touch(event).deal_status = "void"
+    journal.touch(event).deal_status = DealStatus.VOID
 
 
 def ballot(event: Event) -> tuple[int, int]:
@@ -58,7 +59,7 @@ def vote(event: Event, entry: Entry, yes: bool) -> str:
     """R-PAY-2: one remaining player's secret vote. One "no" voids the deal and play resumes; when
     everyone has said yes the deal stands: the chip count fixes the points positions (R-PTS-7) and
     each player's prize is their share of the split."""
-    if event.deal_status != "open" or entry.status != "playing" or entry.event_id != event.id:
+    if event.deal_status != DealStatus.OPEN or entry.status != EntryStatus.PLAYING or entry.event_id != event.id:
         raise Refused("There is no deal for you to vote on.")
     if entry.deal_vote is not None:
         raise Refused("You have already voted.")
@@ -66,13 +67,13 @@ def vote(event: Event, entry: Entry, yes: bool) -> str:
     players = deal_players(event)
     result = night.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
     if result == "void":
-        event.deal_status = "void"
+        event.deal_status = DealStatus.VOID
     elif result == "agreed":
         offer = deal_offer(event)
-        shares = offer.icm if event.deal_method == "icm" else offer.chip_chop
+        shares = offer.icm if event.deal_method == DealMethod.ICM else offer.chip_chop
         positions = night.deal_positions({e.id: e.chips_at_deal for e in players}, len(players))
         for player in players:
-            player.status, player.position, player.prize = "played", positions[player.id], shares[player.id]
-        event.deal_status = "agreed"
+            player.status, player.position, player.prize = EntryStatus.PLAYED, positions[player.id], shares[player.id]
+        event.deal_status = DealStatus.AGREED
     return result
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from league.results_file import EventResults, ResultRow
+from league.statuses import EntryStatus, EventStatus
 from services import leagues, results
 
 SEED = 20260101
@@ -116,9 +117,9 @@ def finishing_rows(rng: random.Random, players: Sequence[str], *, skill: Mapping
     if dq and field >= 4:
         candidates = [i for i in range(field // 2, field) if i + 1 not in taken]
         if candidates:
-            statuses[rng.choice(candidates)] = "dq"
+            statuses[rng.choice(candidates)] = EntryStatus.DQ
     rows = [ResultRow(line + i, name, positions[i], statuses[i]) for i, name in enumerate(order)]
-    rows += [ResultRow(line + field + i, name, None, "no_show") for i, name in enumerate(no_shows)]
+    rows += [ResultRow(line + field + i, name, None, EntryStatus.NO_SHOW) for i, name in enumerate(no_shows)]
     return tuple(rows)
 
 
@@ -201,7 +202,7 @@ def results_csv(events: Sequence[EventResults]) -> str:
 
 def field_of(event: EventResults) -> int:
     """Participants of an event (R-PTS-5): everyone but the no-shows."""
-    return sum(row.status != "no_show" for row in event.rows)
+    return sum(row.status != EntryStatus.NO_SHOW for row in event.rows)
 
 
 # --------------------------------------------------------------------------- the demo itself
@@ -236,7 +237,7 @@ def demo_nights(rng: random.Random, members: Sequence[str], today: dt.date,
     nightly = [i for i, e in enumerate(events) if e.event_type == "nightly"]
     # A field of exactly 4 (R-PTS-2 at its shortest): the smallest night.
     small = min(nightly, key=lambda i: (field_of(events[i]), events[i].date))
-    rebuild(small, [r.player for r in events[small].rows if r.status != "no_show"][:4])
+    rebuild(small, [r.player for r in events[small].rows if r.status != EntryStatus.NO_SHOW][:4])
     # A packed night of 52 (the +450 band of R-PTS-3) with two ties, a DQ and a no-show.
     big = max((i for i in nightly if i != small), key=lambda i: (field_of(events[i]), events[i].date))
     taken = playing_on(events[big].date, but=events[big])
@@ -247,7 +248,7 @@ def demo_nights(rng: random.Random, members: Sequence[str], today: dt.date,
                      key=lambda i: events[i].date, default=None)
     deal: dict = {}
     if deal_index is not None:
-        players = [r.player for r in events[deal_index].rows if r.status != "no_show"]
+        players = [r.player for r in events[deal_index].rows if r.status != EntryStatus.NO_SHOW]
         event = rebuild(deal_index, players, ties=1, keep_top=10)
         in_play = STARTING_STACK * len(players)
         stacks: list[int] = []
@@ -324,15 +325,15 @@ def _tonight(rng, league, venues, members, host, today, attendance) -> None:
     structure = structures.to_json(template)
     now_ms = int(time.time() * 1000)
     tonight = Event(league_id=league.id, venue=venues[TONIGHT_VENUE], event_type="nightly", date=today,
-                    start_time=NIGHTLY_START, status="running", host=host, structure=structure,
+                    start_time=NIGHTLY_START, status=EventStatus.RUNNING, host=host, structure=structure,
                     clock_index=0, clock_item_elapsed_ms=0,
                     clock_running_since_ms=now_ms - TONIGHT_MINUTES_IN * 60_000,
                     clock_started=True, clock_version=1)
     names = list(members)
     pool = sorted(names, key=lambda name: -rng.random() ** (1.0 / attendance[name]))
     players = list(dict.fromkeys([*SPECIAL_MEMBERS, *pool]))[:TONIGHT_PLAYERS]
-    tonight.entries = [Entry(member=members[name], status="playing", position=None) for name in players]
+    tonight.entries = [Entry(member=members[name], status=EntryStatus.PLAYING, position=None) for name in players]
     tomorrow = Event(league_id=league.id, venue=venues[TOMORROW_VENUE], event_type="nightly",
-                     date=today + dt.timedelta(days=1), start_time=NIGHTLY_START, status="scheduled",
+                     date=today + dt.timedelta(days=1), start_time=NIGHTLY_START, status=EventStatus.SCHEDULED,
                      host=host, structure=structure)
     db.session.add_all([tonight, tomorrow])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func
 
 from league import chips, night, payouts
-from league.statuses import FIELD, LIVE, OPEN_EVENTS, STACK_IN_PLAY, STILL_IN
+from league.statuses import FIELD, LIVE, OPEN_EVENTS, STACK_IN_PLAY, STILL_IN, EntryStatus
 from services.journal import Journal
 from services.models import BonusClaim, Entry, Event, Member
 from wiring.extensions import db
@@ -77,7 +77,7 @@ def prize_table(event: Event) -> list[int]:
 
 def deal_players(event: Event) -> list[Entry]:
     """The players still in, who would share a deal."""
-    return db.session.scalars(db.select(Entry).where(Entry.event_id == event.id, Entry.status == "playing")
+    return db.session.scalars(db.select(Entry).where(Entry.event_id == event.id, Entry.status == EntryStatus.PLAYING)
                               .order_by(Entry.id)).all()
 
 

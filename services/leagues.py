@@ -6,6 +6,7 @@ import datetime as dt
 from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 
+from league.statuses import EventStatus
 from services.models import Event, League, slugify
 from wiring.extensions import db
 
@@ -49,7 +50,7 @@ def create_league(name: str, kind: str) -> League:
 def league_months(league: League) -> list[str]:
     """The months (YYYY-MM) in which the league has settled nights, newest first."""
     dates = db.session.scalars(db.select(Event.date).where(
-        Event.league_id == league.id, Event.status == "settled").distinct()).all()
+        Event.league_id == league.id, Event.status == EventStatus.SETTLED).distinct()).all()
     return sorted({d.strftime("%Y-%m") for d in dates}, reverse=True)
 
 
@@ -57,7 +58,7 @@ def settled_nights(league: League, first: dt.date | None = None, following: dt.d
                     limit: int | None = None) -> list[Event]:
     """Settled events of the league in [first, following), newest first."""
     query = db.select(Event).options(joinedload(Event.venue)).where(
-        Event.league_id == league.id, Event.status == "settled")
+        Event.league_id == league.id, Event.status == EventStatus.SETTLED)
     if first is not None:
         query = query.where(Event.date >= first, Event.date < following)
     query = query.order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc())
@@ -69,7 +70,7 @@ def nights_from(league: League, today: dt.date) -> list[Event]:
     scheduled ones from `today`, in date and start-time order."""
     return db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
         Event.league_id == league.id,
-        (Event.status == "running") | ((Event.status == "scheduled") & (Event.date >= today)))
+        (Event.status == EventStatus.RUNNING) | ((Event.status == EventStatus.SCHEDULED) & (Event.date >= today)))
         .order_by(Event.date, Event.start_time, Event.id)).all()
 
 
@@ -78,5 +79,5 @@ def upcoming_nights(league: League) -> list[Event]:
     midnight), in date and start-time order: what its organiser and hosts manage."""
     return db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
         Event.league_id == league.id, Event.date >= league.today() - dt.timedelta(days=1),
-        Event.status != "settled").order_by(Event.date, Event.start_time)).all()
+        Event.status != EventStatus.SETTLED).order_by(Event.date, Event.start_time)).all()
 

@@ -8,17 +8,25 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint, event
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from league.members import clean_name, name_key
+from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus, LeagueKind, Role, values
 from wiring.extensions import db, login_manager
 
 
 def utcnow() -> dt.datetime:
     """The current time in UTC, naive, as stored in every timestamp column."""
     return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+def one_of(column: str, vocabulary) -> CheckConstraint:
+    """The database refuses any value of `column` outside the vocabulary (league/statuses.py); NULL
+    passes, as SQL's CHECK lets it, where the column allows it."""
+    allowed = ", ".join(f"'{value}'" for value in values(vocabulary))
+    return CheckConstraint(f"{column} IN ({allowed})", name=column)
 
 
 def slugify(name: str) -> str:
@@ -30,10 +38,11 @@ def slugify(name: str) -> str:
 class League(db.Model):
     """A league: free-to-play or cash, with its settings (pass-down, payout percentage, stacks, bonuses)."""
     __tablename__ = "leagues"
+    __table_args__ = (one_of("kind", LeagueKind),)
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(120), unique=True)
     slug: Mapped[str] = mapped_column(String(120), unique=True)
-    kind: Mapped[str] = mapped_column(String(10))  # "free" | "cash"
+    kind: Mapped[str] = mapped_column(String(10))  # LeagueKind
     timezone: Mapped[str] = mapped_column(String(64), default="Australia/Sydney")
     pass_down: Mapped[bool] = mapped_column(default=True)
     payout_percent: Mapped[int] = mapped_column(default=10)
@@ -94,11 +103,12 @@ class Member(db.Model):
 class User(UserMixin, db.Model):
     """A login: an organiser (runs the league) or a host (runs nights)."""
     __tablename__ = "users"
+    __table_args__ = (one_of("role", Role),)
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(80), unique=True)
     display_name: Mapped[str] = mapped_column(String(80))
     password_hash: Mapped[str] = mapped_column(String(255))
-    role: Mapped[str] = mapped_column(String(10))  # "organiser" | "host"
+    role: Mapped[str] = mapped_column(String(10))  # Role
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
 
     league: Mapped[League] = relationship()
@@ -126,6 +136,7 @@ class Event(db.Model):
     __tablename__ = "events"
     __table_args__ = (
         Index("ix_events_league_date", "league_id", "date"),
+        one_of("status", EventStatus), one_of("deal_status", DealStatus), one_of("deal_method", DealMethod),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
@@ -133,7 +144,7 @@ class Event(db.Model):
     event_type: Mapped[str] = mapped_column(String(20))
     date: Mapped[dt.date]
     start_time: Mapped[dt.time | None]
-    status: Mapped[str] = mapped_column(String(12), default="scheduled")  # scheduled|running|finished|settled
+    status: Mapped[str] = mapped_column(String(12), default=EventStatus.SCHEDULED)  # EventStatus
     host_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     # The blind structure (league.structures JSON) and the stored clock state (league.clock.ClockState).
     structure: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
@@ -151,8 +162,8 @@ class Event(db.Model):
     buy_in: Mapped[int] = mapped_column(default=0)  # whole dollars; 0 for free-to-play
     pool_share: Mapped[int] = mapped_column(default=0)  # dollars of each buy-in that go to the night's prizes
     guarantee: Mapped[int] = mapped_column(default=0)
-    deal_status: Mapped[str] = mapped_column(String(8), default="none")  # none | open | agreed | void
-    deal_method: Mapped[str | None] = mapped_column(String(10))  # chip_chop | icm: the split on the ballot
+    deal_status: Mapped[str] = mapped_column(String(8), default=DealStatus.NONE)  # DealStatus
+    deal_method: Mapped[str | None] = mapped_column(String(10))  # DealMethod: the split on the ballot
     settled_at: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
@@ -173,13 +184,15 @@ class Entry(db.Model):
     __table_args__ = (
         UniqueConstraint("event_id", "member_id"),
         Index("ix_entries_member", "member_id"),
+        one_of("status", EntryStatus),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
     member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
-    # pending (checked in on their phone, not yet confirmed by the host) | registered (pre-registered,
-    # not arrived) | playing | played (finished: busted or won) | dq | no_show
-    status: Mapped[str] = mapped_column(String(12), default="playing")
+    # EntryStatus: requested (pre-registered from their phone, the buy-in not yet confirmed) |
+    # registered (pre-registered, not arrived) | pending (checked in on their phone, not yet confirmed
+    # by the host) | playing | played (finished: busted, won or by a deal) | dq | no_show
+    status: Mapped[str] = mapped_column(String(12), default=EntryStatus.PLAYING)
     position: Mapped[int | None]
     chips_at_deal: Mapped[int | None] = mapped_column(BigInteger)
     points: Mapped[int] = mapped_column(default=0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from league import night
 from league.members import ADULTS_ONLY
 from league.points import PARTICIPANT_STATUSES
-from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED
+from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
 from services import Refused, clocks
 from services.clocks import clock_view
 from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, starting_stack
@@ -20,7 +20,7 @@ def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
         raise Refused(f"{member.name} is already in this game.")
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
-    entry = Entry(event_id=event.id, member_id=member.id, status="registered", pre_registered=True)
+    entry = Entry(event_id=event.id, member_id=member.id, status=EntryStatus.REGISTERED, pre_registered=True)
     db.session.add(entry)
     db.session.flush()
     journal.created(entry)
@@ -63,7 +63,7 @@ def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: 
             raise Refused(ADULTS_ONLY)
         journal.touch(member).adult_confirmed_at = utcnow()
     cash = event.buy_in > 0
-    entry = Entry(event_id=event.id, member_id=member.id, status=REQUESTED if cash else "registered",
+    entry = Entry(event_id=event.id, member_id=member.id, status=REQUESTED if cash else EntryStatus.REGISTERED,
                   pre_registered=not cash)
     db.session.add(entry)
     db.session.flush()
@@ -121,14 +121,14 @@ def remove_absentees(event: Event, journal: Journal) -> int:
     no points, no place in the field, their chips out of play; everyone already out moves up."""
     # Still "registered" is never arrived: an arrival moves the entry on to pending or playing.
     waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
-                                                                          Entry.status == "registered"))}
+                                                                          Entry.status == EntryStatus.REGISTERED))}
     if not waiting:
         return 0
     absent = night.absent_at_final_table(waiting, (), starting_stack(event),
                                          {entry_id: bonus_chips(e) for entry_id, e in waiting.items()})
     for entry_id in absent.players:
         entry = journal.touch(waiting[entry_id])
-        entry.status, entry.position = "no_show", None
+        entry.status, entry.position = EntryStatus.NO_SHOW, None
         entry.chips_removed = absent.removed[entry_id]
     for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
                                                             Entry.status.in_(PARTICIPANT_STATUSES))):

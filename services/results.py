@@ -12,6 +12,7 @@ from league.events import EVENT_TYPES
 from league.members import name_key
 from league.points import Finish, award_points
 from league.results_file import EventResults, ResultsFileError
+from league.statuses import EntryStatus, EventStatus
 from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
 from services.settling import settle_tickets
 from services.standings import COUNTED
@@ -60,7 +61,7 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
             event = Event(league_id=league.id, venue=venue, date=found.date, start_time=found.start_time,
                           event_type=found.event_type)
             db.session.add(event)
-        event.event_type, event.status, event.settled_at = found.event_type, "settled", utcnow()
+        event.event_type, event.status, event.settled_at = found.event_type, EventStatus.SETTLED, utcnow()
         targets.append((event, found))
         months.add(event.month)
     if errors:
@@ -106,7 +107,7 @@ def ticketed(event: Event) -> set[int]:
     return set(db.session.scalars(db.select(Ticket.member_id).where(Ticket.event_id == event.id)))
 
 
-LIVE_ENTRY_STATUSES = ("requested", "pending", "registered", "playing", "played", "dq")
+LIVE_ENTRY_STATUSES = (EntryStatus.REQUESTED, EntryStatus.PENDING, EntryStatus.REGISTERED, EntryStatus.PLAYING, EntryStatus.PLAYED, EntryStatus.DQ)
 
 
 def member_live_entry(member: Member, since: dt.date) -> Entry | None:
@@ -115,7 +116,7 @@ def member_live_entry(member: Member, since: dt.date) -> Entry | None:
     return db.session.scalar(db.select(Entry).join(Event).options(
         joinedload(Entry.event).joinedload(Event.venue)).where(
         Entry.member_id == member.id, Entry.status.in_(LIVE_ENTRY_STATUSES),
-        Event.status != "settled", Event.date >= since)
+        Event.status != EventStatus.SETTLED, Event.date >= since)
         .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(1))
 
 
@@ -123,7 +124,7 @@ def member_results(member: Member, limit: int = 50) -> list[Entry]:
     """R-PTS-5: the member's settled games (played or disqualified), newest first."""
     return db.session.scalars(db.select(Entry).join(Event).options(
         joinedload(Entry.event).joinedload(Event.venue)).where(
-        Entry.member_id == member.id, Entry.status.in_(COUNTED), Event.status == "settled")
+        Entry.member_id == member.id, Entry.status.in_(COUNTED), Event.status == EventStatus.SETTLED)
         .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(limit)).all()
 
 

@@ -7,6 +7,7 @@ import random
 from flask import current_app
 
 from league import seating
+from league.statuses import EntryStatus
 from services import Refused
 from services.journal import Journal
 from services.models import Entry, Event
@@ -24,9 +25,9 @@ def seated(event: Event, entries: list[Entry] | None = None) -> dict[Entry, seat
     """The players in the game who have a seat, and their seats (from the night's `entries` when given)."""
     if entries is not None:
         return {e: seating.Seat(e.table_no, e.seat_no) for e in entries
-                if e.status == "playing" and e.table_no is not None}
+                if e.status == EntryStatus.PLAYING and e.table_no is not None}
     return {e: seating.Seat(e.table_no, e.seat_no) for e in db.session.scalars(db.select(Entry).where(
-        Entry.event_id == event.id, Entry.status == "playing", Entry.table_no.is_not(None)))}
+        Entry.event_id == event.id, Entry.status == EntryStatus.PLAYING, Entry.table_no.is_not(None)))}
 
 
 def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
@@ -38,7 +39,7 @@ def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
 
 def draw(event: Event, journal: Journal) -> None:
     """R-SEAT-1: draw every player in the game a random seat; table sizes differ by at most one."""
-    players = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id, Entry.status == "playing")).all()
+    players = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id, Entry.status == EntryStatus.PLAYING)).all()
     if not players:
         raise Refused("Nobody is in the game yet.")
     if seated(event):

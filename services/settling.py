@@ -10,7 +10,7 @@ from league import night
 from league.events import EVENT_TYPES
 from league.points import PARTICIPANT_STATUSES, Finish, award_points
 from league.qualify import EventResult, monthly_tickets
-from league.statuses import REQUESTED
+from league.statuses import REQUESTED, DealStatus, EntryStatus, EventStatus
 from services import Refused
 from services.field import prize_table
 from services.journal import Journal
@@ -25,11 +25,11 @@ def settle(event: Event, journal: Journal) -> None:
     leave the field (R-LATE-3), points (R-PTS), prizes for cash nights (R-PAY-1), then the month's
     tickets are settled again in date order (R-QUAL-1/2). A correction re-settles."""
     entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
-    playing = [e for e in entries if e.status == "playing"]
-    dealt = event.deal_status == "agreed"
+    playing = [e for e in entries if e.status == EntryStatus.PLAYING]
+    dealt = event.deal_status == DealStatus.AGREED
     if len(playing) != (0 if dealt else 1):
         raise Refused(f"{len(playing)} players are still in: settle when one remains.")
-    if any(e.status in ("pending", REQUESTED) for e in entries):
+    if any(e.status in (EntryStatus.PENDING, REQUESTED) for e in entries):
         raise Refused("Confirm or turn away the arrivals and pre-registration requests still waiting first.")
     remove_absentees(event, journal)
     table = prize_table(event)
@@ -37,8 +37,8 @@ def settle(event: Event, journal: Journal) -> None:
     for entry in entries:
         journal.touch(entry)
     if playing:
-        playing[0].status, playing[0].position = "played", 1
-    event.status, event.settled_at = "settled", utcnow()
+        playing[0].status, playing[0].position = EntryStatus.PLAYED, 1
+    event.status, event.settled_at = EventStatus.SETTLED, utcnow()
     award_event_points(event)
     counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
     if table:
@@ -83,7 +83,7 @@ def settle_tickets(league: League, month: str) -> list[Ticket]:
     first, following = parse_month(month)
     events = db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
         Event.league_id == league.id, Event.date >= first, Event.date < following,
-        Event.event_type.in_(TICKET_TYPES), Event.status == "settled")).all()
+        Event.event_type.in_(TICKET_TYPES), Event.status == EventStatus.SETTLED)).all()
     # Only three columns of each entry: read as plain rows, not entities (a month of nights is
     # hundreds of entries; settling tonight's 200-player night re-reads all of them).
     finishes: dict[int, list[Finish]] = {event.id: [] for event in events}

@@ -13,6 +13,7 @@ from league.finals import starting_stack
 from league.points import PARTICIPANT_STATUSES
 from league.qualify import may_enter_final, shootout_qualifiers
 from league.standings import StandingRow, rank_table
+from league.statuses import EventStatus
 from services.leagues import parse_month, parse_year
 from services.models import Entry, Event, League, Member, Ticket, Venue
 from services.settling import settle_order
@@ -31,7 +32,7 @@ def standings(league: League, first: dt.date, following: dt.date) -> list[Standi
         .join(Entry, Entry.member_id == Member.id)
         .join(Event, Event.id == Entry.event_id)
         .where(Event.league_id == league.id, Event.date >= first, Event.date < following,
-               Event.event_type.in_(POINT_TYPES), Event.status == "settled", Entry.status.in_(COUNTED))
+               Event.event_type.in_(POINT_TYPES), Event.status == EventStatus.SETTLED, Entry.status.in_(COUNTED))
         .group_by(Member.id, Member.name)).all()
     return rank_table((member_id, name, int(points or 0), events) for member_id, name, points, events in rows)
 

@@ -30,3 +30,24 @@ def test_r_mem_1_member_names_are_cleaned_and_matched(app, league):
     with pytest.raises(Exception):
         db.session.commit()
     db.session.rollback()
+
+
+
+@pytest.mark.parametrize(("table", "column", "word"), [
+    ("events", "status", "finished"), ("events", "deal_status", "maybe"), ("events", "deal_method", "coin_flip"),
+    ("entries", "status", "busted"), ("leagues", "kind", "both"), ("users", "role", "admin")])
+def test_the_database_refuses_a_status_outside_the_vocabulary(night, table, column, word):
+    """league/statuses.py is the vocabulary; the migrations' CHECK constraints hold the database to it."""
+    from sqlalchemy.exc import IntegrityError
+
+    from services.models import Entry
+    member = Member.named(night.league_id, "Ann")
+    db.session.add(member)
+    db.session.flush()
+    db.session.add(Entry(event_id=night.id, member_id=member.id))
+    db.session.commit()
+    row_id = db.session.execute(db.text(f"SELECT min(id) FROM {table}")).scalar_one()
+    with pytest.raises(IntegrityError, match=f"ck_{table}_{column}"):
+        db.session.execute(db.text(f"UPDATE {table} SET {column} = :word WHERE id = :id"), {"word": word, "id": row_id})
+    db.session.rollback()
+    assert db.session.execute(db.text(f"SELECT {column} FROM {table} WHERE id = :id"), {"id": row_id}).scalar() != word

@@ -209,7 +209,7 @@ def test_r_pts_results_of_a_settled_night(client, seeded):
     assert "O&#39;Brien &lt;b&gt;" in escaped and "<b>" not in escaped
 
 
-@pytest.mark.parametrize("status", ["scheduled", "running", "finished"])
+@pytest.mark.parametrize("status", ["scheduled", "running"])
 def test_results_of_a_night_not_settled_are_not_found(client, seeded, status):
     venue = db.session.scalar(db.select(Venue))
     event = Event(league_id=seeded.id, venue_id=venue.id, event_type="nightly", date=dt.date(2026, 10, 20),
@@ -236,7 +236,7 @@ def test_coming_nights_by_venue(client, league):
 
     shown = [night(rose, 0, "running"), night(rose, 7), night(anchor, 1, start=dt.time(18, 30)),
              night(anchor, -1, "running")]  # a night that ran past midnight is still on
-    hidden = [night(rose, -1), night(anchor, -3, "settled"), night(anchor, 0, "finished"),
+    hidden = [night(rose, -1), night(anchor, -3, "settled"), night(anchor, 0, "settled"),
               night(elsewhere, 1, league_id=other.id)]
     db.session.commit()
     html = client.get(f"{BASE}/nights").get_data(as_text=True)
