@@ -1,339 +1,399 @@
-// ShuffleUp live clock (R-CLOCK-1..4). Every [data-clock] element carries the stored state and the
-// structure; this derives the view at the server's time (Date.now() + this device's offset, measured
-// NTP-style against /api/time) with a port of league/clock.py view(), and repaints just after each
-// displayed second flips. New states arrive as fragments over server-sent events (htmx sse), or by
-// polling while the stream is down. Also: the connection state, Wake Lock, beeps and vibration, and
-// the player's own seat (R-SEAT), refetched when the state's seat digest says it changed.
-(() => {
-  "use strict";
-  const D = document, MIN = 60000, { max, min, ceil, floor, round } = Math;
-  const $ = s => D.querySelector(s), $$ = (s, root = D) => root.querySelectorAll(s);
-  const on = (name, fn, target = D) => target.addEventListener(name, fn);
-  const newest = {}, heard = {};            // by event id: newest data seen; last view, for alerts
-  let offset = null, rtt = null, syncing = 0, timer = 0, poll = 0, lock = null, audio = null, lost = 0, soundOn = 0;
-  let seatWait = 0, announced = "";         // a pending refetch of this phone's entry; the last seat alert
-  try { soundOn = localStorage.getItem("shuffleup-sound") === "1"; } catch (e) { /* private mode */ }
+// ShuffleUp's live clock (R-CLOCK-1..4) and this phone's seat (R-SEAT-1..4). Each [data-clock]
+// holds the stored state and structure; the view is derived at server time, Date.now() + an offset
+// measured against /api/time. New states come over SSE (htmx), or by polling while that is down.
+const MINUTE_MS = 60000;
+const { max, min, ceil, floor, round } = Math;
+const find = selector => document.querySelector(selector);
+const findAll = (selector, root = document) => root.querySelectorAll(selector);
+const on = (name, handler, target = document) => target.addEventListener(name, handler);
 
-  // As the Jinja filters in blueprints/live.py: m:ss, h:mm:ss from an hour, rounded up; 1,000s.
-  const two = n => String(n).padStart(2, "0");
-  const clockTime = ms => {
-    const s = ceil(max(ms || 0, 0) / 1000), h = floor(s / 3600), m = floor(s % 3600 / 60) + "";
-    return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
+const newestClock = {};   // by event id: the newest payload
+const lastHeard = {};     // by event id: what the last repaint showed, for alerts
+let offsetMs = null, rttMs = null;   // server time − Date.now(), and the round trip it came from
+let tickTimer = 0, pollTimer = 0, seatTimer = 0;
+let syncing = false, streamLost = false, soundOn = false;
+let wakeLock = null, audio = null, announcedSeat = "";
+try { soundOn = localStorage.getItem("shuffleup-sound") === "1"; } catch { /* private mode */ }
+
+// The Jinja filters clock_time and chips of blueprints/live.py, for the same text.
+const pad2 = number => String(number).padStart(2, "0");
+function clockTime(ms) {
+  const seconds = ceil(max(ms || 0, 0) / 1000);
+  const hours = floor(seconds / 3600);
+  const minutes = floor(seconds % 3600 / 60);
+  return hours ? `${hours}:${pad2(minutes)}:${pad2(seconds % 60)}` : `${minutes}:${pad2(seconds % 60)}`;
+}
+const chips = amount => amount == null ? "–" : String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+const serverNow = () => Date.now() + (offsetMs || 0);
+
+// league/clock.py view() and helpers, on a [data-clock] payload (`clock`).
+const isLevel = item => item.kind === "level";
+const levelsIn = (structure, end) => structure.slice(0, end).filter(isLevel).length;
+// _level_in_force(): the item itself, or the next level, or the last one.
+function blindsAt(structure, index) {
+  const level = structure.slice(index).find(isLevel) || structure.slice(0, index).reverse().find(isLevel) || {};
+  return { small_blind: level.small_blind || 0, big_blind: level.big_blind || 0, ante: level.ante || 0 };
+}
+function nextItem(structure, index) {
+  const item = structure[index];
+  if (!item) return null;
+  return {
+    index, is_break: !isLevel(item), label: isLevel(item) ? `Level ${levelsIn(structure, index + 1)}` : item.label,
+    minutes: item.minutes, ...blindsAt(structure, index),
   };
-  const chips = n => n == null ? "–" : String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const serverNow = () => Date.now() + (offset || 0);
-
-  // league/clock.py view(): walk from the stored (index, elapsed) to the item that time falls in.
-  const isLevel = item => item.kind === "level";
-  const blinds = (st, i) => {                // the level in force at i: itself, the next, or the last
-    const l = st.slice(i).find(isLevel) || st.slice(0, i).reverse().find(isLevel) || {};
-    return { small_blind: l.small_blind || 0, big_blind: l.big_blind || 0, ante: l.ante || 0 };
+}
+function derive(clock, at) {
+  const { structure, state } = clock;
+  const durationMs = index => structure[index].minutes * MINUTE_MS;
+  const running = state.running_since_ms != null;
+  // A lagging device must not run the clock backwards; an edited structure may be shorter.
+  let elapsedMs = state.item_elapsed_ms + (running ? max(0, at - state.running_since_ms) : 0);
+  let index = min(max(state.index, 0), structure.length - 1);
+  while (index < structure.length - 1 && elapsedMs >= durationMs(index)) {
+    elapsedMs -= durationMs(index);
+    index++;
+  }
+  const item = structure[index];
+  const isBreak = !isLevel(item);
+  const remainingMs = max(0, durationMs(index) - elapsedMs);
+  let msToNextBreak = null;
+  let ahead = remainingMs;
+  for (let later = index + 1; later < structure.length; later++) {
+    if (!isLevel(structure[later])) {
+      msToNextBreak = ahead;
+      break;
+    }
+    ahead += durationMs(later);
+  }
+  return {
+    at, index, level_number: levelsIn(structure, index + 1), is_break: isBreak,
+    break_label: isBreak ? item.label : "", colour_up: isBreak && item.colour_up || "", ...blindsAt(structure, index),
+    remaining_ms: remainingMs, overtime_ms: max(0, elapsedMs - durationMs(index)),
+    running, started: state.started, version: clock.version, ms_to_next_break: msToNextBreak,
+    next_item: nextItem(structure, index + 1),
   };
-  const levelsTo = (st, n) => st.slice(0, n).filter(isLevel).length;
-  function derive(d, at) {
-    const st = d.structure, s = d.state, dur = i => st[i].minutes * MIN, running = s.running_since_ms != null;
-    let i = min(max(s.index, 0), st.length - 1), e = s.item_elapsed_ms + (running ? max(0, at - s.running_since_ms) : 0);
-    while (i < st.length - 1 && e >= dur(i)) e -= dur(i++);
-    const item = st[i], brk = !isLevel(item), left = max(0, dur(i) - e), n = st[i + 1];
-    let toBreak = null;
-    for (let j = i + 1, ahead = left; j < st.length; ahead += dur(j++)) if (!isLevel(st[j])) { toBreak = ahead; break; }
-    return {
-      at, index: i, level_number: levelsTo(st, i + 1), is_break: brk, break_label: brk ? item.label : "",
-      colour_up: brk && item.colour_up || "", ...blinds(st, i), remaining_ms: left, overtime_ms: max(0, e - dur(i)),
-      running, started: s.started, version: d.version, ms_to_next_break: toBreak,
-      next_item: n ? { index: i + 1, is_break: !isLevel(n), label: isLevel(n) ? `Level ${levelsTo(st, i + 2)}` : n.label,
-        minutes: n.minutes, ...blinds(st, i + 1) } : null,
-    };
-  }
-  // league/clock.py shot_view(); the payload gives the length, THPA's warning (40) and count (10).
-  function shotView(sh, at) {
-    if (!sh) return null;
-    const L = sh.length_s, warn = sh.warning_s ?? (L > 40 ? 40 : 0), count = sh.count_s ?? min(10, L);
-    const left = max(0, L * 1000 - max(0, at - sh.started_ms));
-    return { seat: sh.seat, remaining_ms: left,
-      phase: !left ? "expired" : left <= count * 1000 ? "count" : left <= warn * 1000 ? "warning" : "running" };
-  }
+}
+// league/clock.py shot_view() (R-CLOCK-4); without the payload's rule, THPA's (warning 40, count 10).
+function shotView(shot, at) {
+  if (!shot) return null;
+  const lengthS = shot.length_s;
+  const warningS = shot.warning_s ?? (lengthS > 40 ? 40 : 0);
+  const countS = shot.count_s ?? min(10, lengthS);
+  const remainingMs = max(0, lengthS * 1000 - max(0, at - shot.started_ms));
+  const phase = !remainingMs ? "expired" : remainingMs <= countS * 1000 ? "count"
+    : remainingMs <= warningS * 1000 ? "warning" : "running";
+  return { seat: shot.seat, remaining_ms: remainingMs, phase };
+}
 
-  function paint(el, d, v, sv) {
-    const set = (name, text, show = true) => {
-      const f = el.querySelector(`[data-field="${name}"]`);
-      if (f) {
-        if (text != null && f.textContent !== text) f.textContent = text;
-        f.hidden = !show;
-      }
-      return f;
-    };
-    const time = v.overtime_ms ? "+" + clockTime(v.overtime_ms) : clockTime(v.remaining_ms), nx = v.next_item;
-    const state = !v.started ? "Not started" : !v.running ? "Paused" : v.overtime_ms ? "Overtime" : "";
-    const pair = b => `${chips(b.small_blind)} / ${chips(b.big_blind)}`;
-    set("level", v.is_break ? v.break_label : `Level ${v.level_number}`);
-    set("state", state, !!state);
-    set("time", time);
-    set("blinds", (v.is_break ? "Then " : "") + pair(v));
-    set("ante", "ante " + chips(v.ante), !!v.ante);
-    set("colour-up", v.colour_up, !!v.colour_up);
-    set("next", !nx ? "Last level" : "Next: " + (nx.is_break ? `${nx.label} (${nx.minutes} min)`
-      : pair(nx) + (nx.ante ? " ante " + chips(nx.ante) : "")));
-    set("players", "" + d.players_left);
-    set("average", chips(d.average_stack));
-    set("to-break", v.ms_to_next_break == null ? "–" : clockTime(v.ms_to_next_break));
-    const box = set("shot-box", null, !!sv);
-    if (sv) {
-      set("shot-seat", "Clock called" + (sv.seat ? " on " + sv.seat : ""));
-      set("shot", "" + ceil(sv.remaining_ms / 1000));
-      set("shot-note", sv.phase === "expired" ? "Time!" : "seconds");
-      if (box) box.dataset.phase = sv.phase;
+function paint(element, clock, view, shot) {
+  const setField = (name, text, show = true) => {
+    const field = element.querySelector(`[data-field="${name}"]`);
+    if (field) {
+      if (text != null && field.textContent !== text) field.textContent = text;
+      field.hidden = !show;
     }
-    const c = el.classList;
-    c.toggle("is-break", v.is_break);
-    c.toggle("is-paused", v.started && !v.running);
-    c.toggle("is-overtime", v.overtime_ms > 0);
-    c.toggle("is-long", time.length > 5);
-  }
-
-  // Beeps (Web Audio, once a tap has unlocked it) and vibration, only with sound on, except that
-  // `always` vibrates anyway (a seat move matters more than a level): [frequency Hz, ms] notes per alert.
-  const TONES = {
-    level: [[660, 150], [880, 150], [1320, 350]], minute: [[880, 180], [880, 180]],
-    brk: [[1320, 250], [880, 250], [660, 450]], call: [[1000, 300], [1000, 300]],
-    warning: [[1200, 400]], count: [[1500, 90]], expired: [[440, 900]],
+    return field;
   };
-  function alarm(name, always) {
-    const notes = TONES[name], tapped = !navigator.userActivation || navigator.userActivation.hasBeenActive;
-    if (!soundOn && !always) return;
-    // Chrome refuses (and logs) vibration before the first tap on the page.
-    if (navigator.vibrate && tapped) navigator.vibrate(notes.flatMap(([, ms]) => [ms, 80]));
-    if (!soundOn || !audio || audio.state !== "running") return;
-    let t = audio.currentTime + 0.02;
-    for (const [freq, ms] of notes) {
-      const osc = audio.createOscillator(), gain = audio.createGain(), g = gain.gain, end = t + ms / 1000;
-      osc.type = "square";
-      osc.frequency.value = freq;
-      g.setValueAtTime(0.0001, t);
-      g.exponentialRampToValueAtTime(0.3, t + 0.015);
-      g.exponentialRampToValueAtTime(0.0001, end);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(t);
-      osc.stop(end + 0.02);
-      t = end + 0.07;
-    }
+  const blinds = level => `${chips(level.small_blind)} / ${chips(level.big_blind)}`;
+  const time = view.overtime_ms ? "+" + clockTime(view.overtime_ms) : clockTime(view.remaining_ms);
+  const stateText = !view.started ? "Not started" : !view.running ? "Paused" : view.overtime_ms ? "Overtime" : "";
+  const next = view.next_item;
+  setField("level", view.is_break ? view.break_label : `Level ${view.level_number}`);
+  setField("state", stateText, !!stateText);
+  setField("time", time);
+  setField("blinds", (view.is_break ? "Then " : "") + blinds(view));
+  setField("ante", "ante " + chips(view.ante), !!view.ante);
+  setField("colour-up", view.colour_up, !!view.colour_up);
+  setField("next", !next ? "Last level" : "Next: " + (next.is_break ? `${next.label} (${next.minutes} min)`
+    : blinds(next) + (next.ante ? " ante " + chips(next.ante) : "")));
+  setField("players", "" + clock.players_left);
+  setField("average", chips(clock.average_stack));
+  setField("to-break", view.ms_to_next_break == null ? "–" : clockTime(view.ms_to_next_break));
+  const shotBox = setField("shot-box", null, !!shot);
+  if (shot) {
+    setField("shot-seat", "Clock called" + (shot.seat ? " on " + shot.seat : ""));
+    setField("shot", "" + ceil(shot.remaining_ms / 1000));
+    setField("shot-note", shot.phase === "expired" ? "Time!" : "seconds");
+    if (shotBox) shotBox.dataset.phase = shot.phase;
   }
-  // Level change, break, one minute left; a called clock: called, warning, each of the last 10, time.
-  function alerts(key, v, sv) {
-    const was = heard[key], phase = sv && sv.phase, secs = sv && ceil(sv.remaining_ms / 1000);
-    heard[key] = { index: v.index, left: v.remaining_ms, phase, secs };
-    if (!was || D.hidden) return;           // nothing on the first look, nor for a hidden page
-    if (v.index !== was.index) alarm(v.is_break ? "brk" : "level");
-    else if (v.remaining_ms <= MIN && was.left > MIN) alarm("minute");
-    if (phase && phase !== was.phase) alarm(was.phase && phase !== "running" ? phase : "call");
-    else if (phase === "count" && secs !== was.secs) alarm("count");
-  }
+  const classes = element.classList;
+  classes.toggle("is-break", view.is_break);
+  classes.toggle("is-paused", view.started && !view.running);
+  classes.toggle("is-overtime", view.overtime_ms > 0);
+  classes.toggle("is-long", time.length > 5);
+}
 
-  // Repaint everything, then again just after the next displayed second flips (never count ticks).
-  function tick() {
-    clearTimeout(timer);
-    const at = serverNow();
-    let wait = 1000;
-    for (const el of $$("[data-clock]")) {
-      const d = el._clock;
-      if (!d) continue;
-      const v = derive(d, at), sv = shotView(d.shot, at);
-      paint(el, d, v, sv);
-      alerts(d.event_id, v, sv);
-      if (v.running) wait = min(wait, v.overtime_ms ? 1000 - v.overtime_ms % 1000 : v.remaining_ms % 1000 || 1000);
-      if (sv && sv.remaining_ms) wait = min(wait, sv.remaining_ms % 1000 || 1000);
-    }
-    timer = setTimeout(tick, wait + 5);
+// R-CLOCK-2: beeps (once a tap has unlocked Web Audio) and buzzes, only with sound on; `always`
+// buzzes anyway (a seat move matters more than a level). Notes: [Hz, ms].
+const TONES = {
+  level: [[660, 150], [880, 150], [1320, 350]], minute: [[880, 180], [880, 180]],
+  break: [[1320, 250], [880, 250], [660, 450]], call: [[1000, 300], [1000, 300]],
+  warning: [[1200, 400]], count: [[1500, 90]], expired: [[440, 900]],
+};
+function alarm(name, always) {
+  const notes = TONES[name];
+  if (!soundOn && !always) return;
+  // Chrome refuses (and logs) vibration before the first tap on the page.
+  if (navigator.vibrate && (!navigator.userActivation || navigator.userActivation.hasBeenActive)) {
+    navigator.vibrate(notes.flatMap(([, ms]) => [ms, 80]));
   }
+  if (!soundOn || !audio || audio.state !== "running") return;
+  let start = audio.currentTime + 0.02;
+  for (const [frequency, ms] of notes) {
+    const oscillator = audio.createOscillator();
+    const gain = audio.createGain();
+    const volume = gain.gain;
+    const end = start + ms / 1000;
+    oscillator.type = "square";
+    oscillator.frequency.value = frequency;
+    volume.setValueAtTime(0.0001, start);
+    volume.exponentialRampToValueAtTime(0.3, start + 0.015);
+    volume.exponentialRampToValueAtTime(0.0001, end);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start(start);
+    oscillator.stop(end + 0.02);
+    start = end + 0.07;
+  }
+}
+// A new level or break, one minute left; a called clock: called, warning, each of the last 10, time.
+function alerts(eventId, view, shot) {
+  const was = lastHeard[eventId];
+  const phase = shot?.phase;
+  const seconds = shot && ceil(shot.remaining_ms / 1000);
+  lastHeard[eventId] = { index: view.index, remainingMs: view.remaining_ms, phase, seconds };
+  if (!was || document.hidden) return;   // not on the first look, nor for a hidden page
+  if (view.index !== was.index) alarm(view.is_break ? "break" : "level");
+  else if (view.remaining_ms <= MINUTE_MS && was.remainingMs > MINUTE_MS) alarm("minute");
+  if (phase && phase !== was.phase) alarm(was.phase && phase !== "running" ? phase : "call");
+  else if (phase === "count" && seconds !== was.seconds) alarm("count");
+}
 
-  // A new state (page load, stream, the host's own tap, a poll): keep the newest version only.
-  function take(d) {
-    const old = newest[d.event_id];
-    if (old && old.version > d.version) return old;
-    if (offset == null) {                   // until /api/time answers: the page's own timing
-      const nav = performance.getEntriesByType("navigation")[0];
-      offset = round(d.server_time_ms - Date.now() + (nav && nav.responseStart ? performance.now() - nav.responseStart : 0));
+// Repaint, then again just after the next displayed second flips (never count ticks: they drift).
+function tick() {
+  clearTimeout(tickTimer);
+  const at = serverNow();
+  let waitMs = 1000;
+  for (const element of findAll("[data-clock]")) {
+    const clock = element._clock;
+    if (!clock) continue;
+    const view = derive(clock, at);
+    const shot = shotView(clock.shot, at);
+    paint(element, clock, view, shot);
+    alerts(clock.event_id, view, shot);
+    if (view.running) {
+      waitMs = min(waitMs, view.overtime_ms ? 1000 - view.overtime_ms % 1000 : view.remaining_ms % 1000 || 1000);
     }
-    newest[d.event_id] = d;
-    seatCheck(d);
-    return d;
+    if (shot?.remaining_ms) waitMs = min(waitMs, shot.remaining_ms % 1000 || 1000);
   }
-  function adopt() {
-    for (const el of $$("[data-clock]")) el._clock = el._clock || take(JSON.parse(el.dataset.clock));
-    syncControls();
+  tickTimer = setTimeout(tick, waitMs + 5);
+}
+
+// A payload from the page, the stream, the host's tap or a poll: the newest version wins.
+function takeClock(clock) {
+  const old = newestClock[clock.event_id];
+  if (old && old.version > clock.version) return old;
+  if (offsetMs == null) {   // until /api/time answers: the page's own timing
+    const navigation = performance.getEntriesByType("navigation")[0];
+    const sinceResponse = navigation?.responseStart ? performance.now() - navigation.responseStart : 0;
+    offsetMs = round(clock.server_time_ms - Date.now() + sinceResponse);
+  }
+  newestClock[clock.event_id] = clock;
+  checkSeats(clock);
+  return clock;
+}
+function adoptFragments() {
+  for (const element of findAll("[data-clock]")) {
+    element._clock = element._clock || takeClock(JSON.parse(element.dataset.clock));
+  }
+  syncControls();
+  tick();
+}
+
+// R-SEAT: refetch this phone's entry (play/_me.html) only when its bucket of the seat digest
+// changed, after a random wait, so a table break doesn't bring every phone at the same moment.
+function checkSeats(clock) {
+  const me = find("[data-me][data-seat-bucket][hx-get]");
+  if (!me || typeof clock.seats !== "string") return;
+  const width = me.dataset.seatHash.length;
+  const at = width * me.dataset.seatBucket;
+  if (clock.seats.slice(at, at + width) !== me.dataset.seatHash) refreshMyEntry();
+}
+function refreshMyEntry() {
+  seatTimer = seatTimer || setTimeout(() => {
+    const me = find("[data-me][hx-get]");
+    seatTimer = 0;
+    if (me && window.htmx) htmx.trigger(me, "seats");
+  }, Math.random() * 1500);
+}
+// A new seat alert (a move, a first seat, the final table) buzzes once, not at every refresh.
+on("htmx:load", event => {
+  const me = event.detail.elt;
+  if (!me.matches?.("[data-me]")) return;
+  const seat = me.querySelector("[data-seat-alert]")?.dataset.seatAlert ?? "";
+  if (seat && seat !== announcedSeat) alarm("level", true);
+  announcedSeat = seat;
+});
+
+// R-CLOCK-3: the host's form follows newer states, so a tap after another screen's isn't refused.
+function syncControls() {
+  const form = find("#controls");
+  const clock = find("[data-clock]")?._clock;
+  if (!form || !clock || +form.elements.version.value >= clock.version) return;
+  form.elements.version.value = clock.version;
+  const select = form.querySelector("select");
+  const main = form.querySelector("[data-main]");
+  const state = clock.state;
+  if (select && document.activeElement !== select) select.value = derive(clock, serverNow()).index + 1;
+  if (main) {
+    [main.value, main.textContent] = !state.started ? ["start", "Start"]
+      : state.running_since_ms != null ? ["pause", "Pause"] : ["resume", "Resume"];
+  }
+  for (const row of findAll("[data-shot-on]", form)) row.hidden = !clock.shot;
+  for (const row of findAll("[data-shot-off]", form)) row.hidden = !!clock.shot;
+  form.querySelector(".error")?.remove();
+}
+
+// NTP-style: of five samples, the one with the shortest round trip.
+const getJSON = async url => (await fetch(url, { cache: "no-store" })).json();
+async function syncTime() {
+  const source = find("[data-time-url]");
+  if (!source || syncing) return;
+  syncing = true;
+  let best = null;
+  try {
+    for (let sample = 0; sample < 5; sample++) {
+      const sentAt = Date.now();
+      const started = performance.now();
+      const reply = await getJSON(source.dataset.timeUrl);
+      const trip = performance.now() - started;
+      if (!best || trip < best.trip) best = { trip, offset: round(reply.server_time_ms - sentAt - trip / 2) };
+    }
+  } catch { /* offline: keep the last estimate */ }
+  syncing = false;
+  if (best) {
+    rttMs = round(best.trip);
+    offsetMs = best.offset;
     tick();
   }
-  // R-SEAT: this phone's own entry (play/_me.html) is refetched only when its bucket of the seat
-  // digest differs from the one it was rendered with, after a random wait: a table break must not
-  // bring every phone in the room to the server in the same millisecond.
-  function seatCheck(d) {
-    const me = $("[data-me][data-seat-bucket][hx-get]");
-    if (!me || typeof d.seats !== "string") return;
-    const width = me.dataset.seatHash.length, at = width * me.dataset.seatBucket;
-    if (d.seats.slice(at, at + width) !== me.dataset.seatHash) refreshMe();
-  }
-  function refreshMe() {
-    seatWait = seatWait || setTimeout(() => {
-      const me = $("[data-me][hx-get]");
-      seatWait = 0;
-      if (me && window.htmx) htmx.trigger(me, "seats");
-    }, Math.random() * 1500);
-  }
-  // A seat alert the phone hasn't announced yet (a move, a first seat, the final table): buzz and
-  // beep once, not again at each refresh while it stays on screen.
-  on("htmx:load", e => {
-    const me = e.detail.elt;
-    if (!me.matches || !me.matches("[data-me]")) return;
-    const alert = me.querySelector("[data-seat-alert]"), key = alert ? alert.dataset.seatAlert : "";
-    if (key && key !== announced) alarm("level", true);
-    announced = key;
-  });
+}
 
-  // The host's form: keep its version, main button, level and called-clock rows up to date.
-  function syncControls() {
-    const form = $("#controls"), el = $("[data-clock]"), d = el && el._clock;
-    if (!form || !d || +form.elements.version.value >= d.version) return;
-    form.elements.version.value = d.version;
-    const select = form.querySelector("select"), main = form.querySelector("[data-main]"), s = d.state, error = form.querySelector(".error");
-    if (select && D.activeElement !== select) select.value = derive(d, serverNow()).index + 1;
-    if (main) [main.value, main.textContent] = !s.started ? ["start", "Start"]
-      : s.running_since_ms != null ? ["pause", "Pause"] : ["resume", "Resume"];
-    for (const row of $$("[data-shot-on]", form)) row.hidden = !d.shot;
-    for (const row of $$("[data-shot-off]", form)) row.hidden = !!d.shot;
-    if (error) error.remove();
+function showConnection(state) {
+  state = navigator.onLine === false ? "offline" : state;
+  for (const status of findAll("[data-connection]")) {
+    status.textContent = { live: "Live", down: "Reconnecting…", offline: "Offline" }[state];
+    status.dataset.state = state;
   }
-
-  // Offset from the server clock: the sample with the shortest round trip of five.
-  const getJSON = async url => (await fetch(url, { cache: "no-store" })).json();
-  async function sync() {
-    const source = $("[data-time-url]");
-    if (!source || syncing) return;
-    syncing = 1;
-    let best = null;
-    try {
-      for (let k = 0; k < 5; k++) {
-        const t0 = Date.now(), p0 = performance.now(), reply = await getJSON(source.dataset.timeUrl);
-        const trip = performance.now() - p0;
-        if (!best || trip < best[0]) best = [trip, round(reply.server_time_ms - t0 - trip / 2)];
-      }
-    } catch (e) { /* offline: keep the last estimate */ }
-    syncing = 0;
-    if (best) {
-      [rtt, offset] = [round(best[0]), best[1]];
-      tick();
+}
+// Poll the JSON every 5 s while the stream is down.
+function pollSoon() {
+  pollTimer = pollTimer || setTimeout(async function poll() {
+    for (const live of findAll("[data-clock-url]")) {
+      try {
+        const clock = takeClock(await getJSON(live.dataset.clockUrl));
+        for (const element of findAll("[data-clock]", live)) element._clock = clock;
+      } catch { /* still down */ }
     }
+    syncControls();
+    tick();
+    if (pollTimer) pollTimer = setTimeout(poll, 5000);
+  }, 5000);
+}
+on("htmx:sseOpen", () => {
+  clearTimeout(pollTimer);
+  pollTimer = 0;
+  showConnection("live");
+  if (streamLost) {   // whatever changed meanwhile, this phone's seat too
+    syncTime();
+    refreshMyEntry();
   }
-
-  // Connection: Live / Reconnecting… / Offline; poll the JSON every 5 s while the stream is down.
-  function showConnection(state) {
-    state = navigator.onLine === false ? "offline" : state;
-    for (const p of $$("[data-connection]")) {
-      p.textContent = { live: "Live", down: "Reconnecting…", offline: "Offline" }[state];
-      p.dataset.state = state;
-    }
+  streamLost = false;
+});
+on("htmx:sseError", () => {
+  streamLost = true;
+  showConnection("down");
+  pollSoon();
+});
+on("offline", () => showConnection("offline"), window);
+on("online", () => showConnection(streamLost ? "down" : "live"), window);
+on("htmx:sseBeforeMessage", event => {
+  const clock = event.target.querySelector("[data-clock]")?._clock;
+  if (clock && +event.detail.lastEventId < clock.version) event.preventDefault();
+});
+for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:sseMessage"]) on(name, adoptFragments);
+// The host's refused tap (a stale version, a rule) comes with the current controls: show them.
+on("htmx:beforeSwap", event => {
+  const detail = event.detail;
+  if (detail.target.id === "controls" && [400, 409, 422].includes(detail.xhr.status)) {
+    detail.shouldSwap = true;
+    detail.isError = false;
   }
-  function pollSoon() {
-    poll = poll || setTimeout(async function again() {
-      for (const live of $$("[data-clock-url]")) {
-        try {
-          const d = take(await getJSON(live.dataset.clockUrl));
-          for (const el of $$("[data-clock]", live)) el._clock = d;
-        } catch (e) { /* still down */ }
-      }
-      syncControls();
-      tick();
-      if (poll) poll = setTimeout(again, 5000);
-    }, 5000);
+});
+const unsent = event => {
+  const form = event.target.closest?.("#controls");
+  if (!form) return;
+  const error = form.querySelector(".error")
+    || form.insertBefore(document.createElement("p"), form.querySelector(".control-main"));
+  error.className = "error";
+  error.setAttribute("role", "alert");
+  error.textContent = "No answer from the server, so nothing changed. Tap again.";
+};
+on("htmx:sendError", unsent);
+on("htmx:timeout", unsent);
+
+// A hidden page loses its Wake Lock: ask again, and re-measure, on return.
+const keepAwake = () => {
+  if (navigator.wakeLock && !document.hidden && (!wakeLock || wakeLock.released)) {
+    navigator.wakeLock.request("screen").then(lock => { wakeLock = lock; }, () => {});
   }
-  on("htmx:sseOpen", () => {
-    clearTimeout(poll);
-    poll = 0;
-    showConnection("live");
-    if (lost) {                             // whatever happened meanwhile, this phone's seat too
-      sync();
-      refreshMe();
-    }
-    lost = 0;
-  });
-  on("htmx:sseError", () => { lost = 1; showConnection("down"); pollSoon(); });
-  on("offline", () => showConnection("offline"), window);
-  on("online", () => showConnection(lost ? "down" : "live"), window);
-  // A stream message older than the state shown is dropped; any swap brings fragments to adopt.
-  on("htmx:sseBeforeMessage", e => {
-    const el = e.target.querySelector("[data-clock]"), d = el && el._clock;
-    if (d && +e.detail.lastEventId < d.version) e.preventDefault();
-  });
-  for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:sseMessage"]) on(name, adopt);
-  // The host's refused tap (stale version, a rule) comes with the current controls: show them.
-  on("htmx:beforeSwap", e => {
-    if (e.detail.target.id === "controls" && [400, 409, 422].includes(e.detail.xhr.status)) {
-      e.detail.shouldSwap = true;
-      e.detail.isError = false;
-    }
-  });
-  const unsent = e => {
-    const form = e.target.closest && e.target.closest("#controls");
-    if (!form) return;
-    const p = form.querySelector(".error") || form.insertBefore(D.createElement("p"), form.querySelector(".control-main"));
-    p.className = "error";
-    p.setAttribute("role", "alert");
-    p.textContent = "No answer from the server, so nothing changed. Tap again.";
-  };
-  on("htmx:sendError", unsent);
-  on("htmx:timeout", unsent);
-
-  // Wake Lock while visible; a hidden page loses it, so ask again, and re-measure, on return.
-  const wake = () => {
-    if (navigator.wakeLock && !D.hidden && (!lock || lock.released)) {
-      navigator.wakeLock.request("screen").then(l => { lock = l; }, () => {});
-    }
-  };
-  on("visibilitychange", () => {
-    if (D.hidden) {
-      if (lock) lock.release().catch(() => {});
-      lock = null;
-    } else {
-      wake();
-      sync();
-      tick();
-    }
-  });
-
-  // Sound toggle: remembered on this device; the tap that turns it on also unlocks Web Audio.
-  const unlock = () => {
-    if (!audio && window.AudioContext) audio = new AudioContext();
-    return audio ? audio.resume().catch(() => {}) : Promise.resolve();
-  };
-  function showSound() {
-    for (const b of $$("[data-sound]")) {
-      b.setAttribute("aria-pressed", !!soundOn);
-      b.textContent = soundOn ? "Sound on" : "Sound off: tap to turn on";
-    }
+};
+on("visibilitychange", () => {
+  if (document.hidden) {
+    wakeLock?.release().catch(() => {});
+    wakeLock = null;
+  } else {
+    keepAwake();
+    syncTime();
+    tick();
   }
-  on("pointerdown", () => { if (soundOn && (!audio || audio.state !== "running")) unlock(); });
-  on("click", e => {
-    if (!e.target.closest || !e.target.closest("[data-sound]")) return;
-    soundOn = !soundOn;
-    try { localStorage.setItem("shuffleup-sound", soundOn ? "1" : "0"); } catch (err) { /* private mode */ }
-    showSound();
-    if (soundOn) unlock().then(() => alarm("minute"));
-  });
+});
 
-  window.shuffleupClock = {
-    get offset() { return offset; },
-    get rtt() { return rtt; },
-    get awake() { return !!lock && !lock.released; },
-    get audio() { return audio && audio.state; },
-    view(at) {
-      const el = $("[data-clock]");
-      return el && el._clock && derive(el._clock, at ?? serverNow());
-    },
-    derive, shotView, clockTime, chips,
-  };
+// The tap that turns sound on also unlocks Web Audio.
+const unlockAudio = () => {
+  if (!audio && window.AudioContext) audio = new AudioContext();
+  return audio ? audio.resume().catch(() => {}) : Promise.resolve();
+};
+function showSound() {
+  for (const button of findAll("[data-sound]")) {
+    button.setAttribute("aria-pressed", soundOn);
+    button.textContent = soundOn ? "Sound on" : "Sound off: tap to turn on";
+  }
+}
+on("pointerdown", () => {
+  if (soundOn && (!audio || audio.state !== "running")) unlockAudio();
+});
+on("click", event => {
+  if (!event.target.closest?.("[data-sound]")) return;
+  soundOn = !soundOn;
+  try { localStorage.setItem("shuffleup-sound", soundOn ? "1" : "0"); } catch { /* private mode */ }
   showSound();
-  adopt();
-  pollSoon();                               // until the stream opens (or if it never does)
-  sync();
-  setInterval(sync, 5 * MIN);
-  wake();
-})();
+  if (soundOn) unlockAudio().then(() => alarm("minute"));
+});
+
+// For the browser tests and tests/bench/clock_sync.py.
+window.shuffleupClock = {
+  get offset() { return offsetMs; },
+  get rtt() { return rttMs; },
+  get awake() { return !!wakeLock && !wakeLock.released; },
+  get audio() { return audio && audio.state; },
+  view(at) {
+    const clock = find("[data-clock]")?._clock;
+    return clock && derive(clock, at ?? serverNow());
+  },
+  derive, shotView, clockTime, chips,
+};
+showSound();
+adoptFragments();
+pollSoon();   // until the stream opens (or if it never does)
+syncTime();
+setInterval(syncTime, 5 * MINUTE_MS);
+keepAwake();
