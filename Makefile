@@ -25,6 +25,7 @@ run: install instance/config.py
 	$(BIN)/flask run --host 127.0.0.1 --port $(PORT)
 
 test: install
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 test-fast: install

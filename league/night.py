@@ -407,7 +407,8 @@ def prizes_for(
             raise ValueError(f"A prize needs status played or dq, not {status!r}")
     if any(not is_whole(amount) or amount < 0 for amount in prize_table):
         raise ValueError("Prizes are whole dollars, 0 or more")
-    paid = {key: position for key, position in positions.items() if statuses.get(key, EntryStatus.PLAYED) != EntryStatus.DQ}
+    paid = {key: position for key, position in positions.items()
+            if statuses.get(key, EntryStatus.PLAYED) != EntryStatus.DQ}
     ranks = sorted(paid.values())
     # Rank among the paid = 1 + how many of them finished strictly higher: order and ties kept.
     first_index = {}

@@ -3,7 +3,7 @@ and windows, or refused with the reason unless the host overrides (recorded as a
 from __future__ import annotations
 
 from league import chips, night
-from league.statuses import EntryStatus
+from league.statuses import STILL_IN, EntryStatus
 from services import Refused
 from services.clocks import clock_view
 from services.field import bonus_values
@@ -16,7 +16,7 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
                 user_id: int | None = None) -> int:
     """R-CHIP-1..3: accept a bonus claim under the event type's kinds, values and windows; refuse
     with the reason, unless the host overrides with a reason (recorded as a ruling)."""
-    if entry.event_id != event.id or entry.status not in (EntryStatus.PLAYING, EntryStatus.REGISTERED, EntryStatus.PENDING):
+    if entry.event_id != event.id or entry.status not in (*STILL_IN, EntryStatus.PENDING):
         raise Refused("That player is not in this game.")
     claimed = db.session.scalars(db.select(BonusClaim.kind).where(BonusClaim.entry_id == entry.id)).all()
     view = clock_view(event)

@@ -1,11 +1,11 @@
 """The night's journal: every host action is one transaction, recorded with who, when and what,
-and can be taken back exactly (issue 4: "recorded and undoable").
+and can be taken back exactly.
 
 An action notes each row before it changes it (`touch`) and each row it creates (`created`); undo
 restores the noted values and deletes the created rows, newest action first.
 
 The event's clock (its state, structure, version and shot clock) is not the roster's: it changes
-only through clocks.py's versioned writes, and every host action moves its version on. Undo never
+only through services/clocks.py's versioned writes, and every host action moves its version on. Undo never
 puts those columns back: undoing a settle or a deal would otherwise turn the version backwards
 (the phones, already past it, would ignore the next change) and move a running clock.
 """

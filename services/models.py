@@ -19,7 +19,7 @@ from wiring.extensions import db, login_manager
 
 def utcnow() -> dt.datetime:
     """The current time in UTC, naive, as stored in every timestamp column."""
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def one_of(column: str, vocabulary) -> CheckConstraint:
@@ -58,7 +58,7 @@ class League(db.Model):
         try:
             return ZoneInfo(self.timezone)
         except (ZoneInfoNotFoundError, ValueError, TypeError):
-            return dt.timezone.utc
+            return dt.UTC
 
     def today(self) -> dt.date:
         """Today at the league's venues (R-STD-1 counts the venue's local date), not the server's."""

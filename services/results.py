@@ -12,7 +12,7 @@ from league.events import EVENT_TYPES
 from league.members import name_key
 from league.points import Finish, award_points
 from league.results_file import EventResults, ResultsFileError
-from league.statuses import EntryStatus, EventStatus
+from league.statuses import ON_THEIR_PHONE, EventStatus
 from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
 from services.settling import settle_tickets
 from services.standings import COUNTED
@@ -107,7 +107,7 @@ def ticketed(event: Event) -> set[int]:
     return set(db.session.scalars(db.select(Ticket.member_id).where(Ticket.event_id == event.id)))
 
 
-LIVE_ENTRY_STATUSES = (EntryStatus.REQUESTED, EntryStatus.PENDING, EntryStatus.REGISTERED, EntryStatus.PLAYING, EntryStatus.PLAYED, EntryStatus.DQ)
+LIVE_ENTRY_STATUSES = ON_THEIR_PHONE
 
 
 def member_live_entry(member: Member, since: dt.date) -> Entry | None:

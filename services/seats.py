@@ -39,7 +39,8 @@ def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
 
 def draw(event: Event, journal: Journal) -> None:
     """R-SEAT-1: draw every player in the game a random seat; table sizes differ by at most one."""
-    players = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id, Entry.status == EntryStatus.PLAYING)).all()
+    players = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
+                                                        Entry.status == EntryStatus.PLAYING)).all()
     if not players:
         raise Refused("Nobody is in the game yet.")
     if seated(event):

@@ -78,7 +78,7 @@ def _code_context(code: str, expires: dt.datetime, league: League) -> dict:
     """A one-time code as the pages show it: "123 456", until when (the league's local time), and
     the claim link with its QR code."""
     link = url_for("play.claim_card", code=code, _external=True)
-    until = expires.replace(tzinfo=dt.timezone.utc).astimezone(league.zone())
+    until = expires.replace(tzinfo=dt.UTC).astimezone(league.zone())
     # Not qr.svg: its cache would keep the code in memory after it is used.
     return {"code": f"{code[:3]} {code[3:]}", "until": until.strftime("%H:%M"),
             "minutes": int(cards.CODE_LIFETIME.total_seconds() // 60),

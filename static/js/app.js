@@ -1,4 +1,4 @@
-// ShuffleUp on every page (issue 5): the light/dark toggle and the service worker (cached assets,
+// ShuffleUp on every page: the light/dark toggle and the service worker (cached assets,
 // the offline page). base.html's inline script applies a saved theme before the first paint.
 (() => {
   "use strict";

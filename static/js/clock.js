@@ -15,7 +15,7 @@ let syncing = false, streamLost = false, soundOn = false;
 let wakeLock = null, audio = null, announcedSeat = "";
 try { soundOn = localStorage.getItem("shuffleup-sound") === "1"; } catch { /* private mode */ }
 
-// The Jinja filters clock_time and chips of blueprints/live.py, for the same text.
+// The Jinja filters clock_time and chips of blueprints/filters.py, for the same text.
 const pad2 = number => String(number).padStart(2, "0");
 function clockTime(ms) {
   const seconds = ceil(max(ms || 0, 0) / 1000);

@@ -139,9 +139,9 @@ def migrate(url: str) -> None:
 
 
 def seed(url: str) -> int:
-    """A league, a venue, a host login and tonight's event (tests/seed.py); returns the event id."""
+    """A league, a venue, a host login and tonight's event (tests/fixtures/tonight.py); returns the event id."""
     from app import create_app
-    from tests import seed as tests_seed
+    from tests.fixtures import tonight as tests_seed
     from wiring.extensions import db
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
@@ -183,7 +183,7 @@ class Server:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.kill()
                     tail = self.logfile.read_text(errors="replace")[-3000:]
-                    raise RuntimeError(f"gunicorn did not start on port {self.port}:\n{tail}")
+                    raise RuntimeError(f"gunicorn did not start on port {self.port}:\n{tail}") from None
                 time.sleep(0.1)
         # every worker up (each answers /api/time once it has booted; wait for the count)
         deadline = time.monotonic() + timeout
@@ -241,10 +241,8 @@ class Server:
             return
         with contextlib.suppress(ProcessLookupError):
             self.proc.send_signal(signal.SIGQUIT)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            pass
         self.kill()
 
 
@@ -335,7 +333,7 @@ class Phone(asyncio.Protocol):
     Each message's receipt time is taken (perf_counter) as data_received starts, before parsing.
     """
 
-    def __init__(self, bench: "Fanout", request: bytes) -> None:
+    def __init__(self, bench: Fanout, request: bytes) -> None:
         self.bench, self.request = bench, request
         self.raw = bytearray()
         self.text = bytearray()
@@ -494,7 +492,7 @@ async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int
         sent = sent_box[0]
         try:
             await asyncio.wait_for(asyncio.shield(everyone), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             missing = sum(1 for p in fanout.phones if version + 1 not in p.received)
             raise RuntimeError(f"{missing} of {len(fanout.phones)} phones never heard version {version + 1}") from None
         busy = (fanout.busy - busy) * 1000

@@ -12,7 +12,7 @@ moment (performance.timeOrigin + performance.now(), epoch ms) each time the disp
 
 The truth: the server's clock state (running_since_ms, item_elapsed_ms, the level's length)
 says when the display should change to S seconds: the moment the remaining time reaches
-S × 1000 ms (the clock rounds up, as blueprints/live.py's clock_time does). Each observed flip
+S × 1000 ms (the clock rounds up, as blueprints/filters.py's clock_time does). Each observed flip
 is compared with that moment twice:
   - "page": in the page's own frame, with the offset the page estimated from /api/time
     (window.shuffleupClock.offset): flip + offset − truth. How well the page acts on its estimate.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load test of the host's night (issue 4: "Every host action's response ≤ 100 ms p95 on the embedded
+"""Load test of the host's night (the target: every host action's response ≤ 100 ms p95 on the embedded
 SQLite with 200 players in"): one real gunicorn server (gevent worker, README's production command)
 on a fresh SQLite database, the host's phone driving a whole night through the real login and the
 real roster forms, and optionally N player phones holding the clock's server-sent events stream.
@@ -66,7 +66,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script: `import app` for seeding, `tests.bench.clock_load`
     sys.path.insert(0, str(ROOT))
 
-from blueprints.play import member_cookie
+from blueprints.play import member_cookie  # noqa: E402
 from tests.bench import clock_load  # noqa: E402  (the server, database and phone machinery)
 from tests.bench.clock_load import log, machine_busy_pct, machine_ticks, percentile  # noqa: E402
 
@@ -94,7 +94,7 @@ def seed(url: str, members: int, max_seats: int) -> dict:
     started, nobody in yet). Each member's phone cookie is the one the app gives a member's phone."""
     from app import create_app
     from services.models import Member
-    from tests import seed as tests_seed
+    from tests.fixtures import tonight as tests_seed
     from wiring.extensions import db
     app = create_app({"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context(), app.test_request_context():
@@ -837,7 +837,7 @@ def run(opts) -> dict:
     results: dict = {"players": opts.players, "late": opts.late, "phones": opts.phones, "max_seats": opts.max_seats,
                      "workers": opts.workers, "nproc": os.cpu_count(), "python": sys.version.split()[0],
                      "loadavg_before": os.getloadavg()[0], "profiled": bool(opts.profile), "gap_s": opts.gap,
-                     "tree": tree(), "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+                     "tree": tree(), "started": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
     server = phones = None
     try:
         with clock_load.database("sqlite", workdir) as url:

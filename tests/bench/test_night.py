@@ -1,4 +1,4 @@
-"""A 200-player night (issue 4): seat draw, a table break and settling, each timed server-side on the
+"""A 200-player night: seat draw, a table break and settling, each timed server-side on the
 embedded SQLite; and host actions through the full request path (a bust-out and its undo).
 
 Under `make test` each runs once as a plain test and checks its answer; `make bench` times them.
@@ -10,8 +10,8 @@ import pytest
 from services import seats, settling
 from services.journal import Journal, last_action
 from services.models import Entry, Member
-from tests import seed
 from tests.conftest import csrf_token, login
+from tests.fixtures import tonight as seed
 from wiring.extensions import db
 
 PLAYERS = 200 if os.environ.get("SHUFFLEUP_BENCH_SCALE") == "full" else 40

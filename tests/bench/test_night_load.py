@@ -1,4 +1,4 @@
-"""Smoke test of tests/bench/night_load.py at a tiny scale (issue 4): a whole night driven through
+"""Smoke test of tests/bench/night_load.py at a tiny scale: a whole night driven through
 the real login and roster forms against a real gunicorn gevent server on a fresh SQLite database,
 with a few phones on the clock stream, so `make test` notices when the script (or the host's flow it
 drives) breaks. No timing assertions: the figures live in docs/benchmarks.md, from full runs."""

@@ -125,7 +125,7 @@ def seed_tonight(app) -> tuple[int, int, str]:
     running: (league id, event id, check-in code)."""
     import datetime as dt
 
-    from tests import seed
+    from tests.fixtures import tonight as seed
     with app.app_context():
         event = seed.tonight(username="harry", password="pw-harry", start=dt.time(19, 0))
         found = (event.league_id, event.id, event.check_in_code)

@@ -9,6 +9,7 @@ No test asserts a wall-clock duration except the one-second reach of a pause (R-
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import queue
 import re
@@ -168,10 +169,8 @@ class StreamCutter:
 
         threading.Thread(target=pump, daemon=True).start()
         while not self.cut.is_set():
-            try:
+            with contextlib.suppress(queue.Empty):
                 yield chunks.get(timeout=0.05)
-            except queue.Empty:
-                pass
 
 
 def test_r_clock_1_3_every_phone_in_step_with_the_host(night, phone, screenshot):
@@ -394,7 +393,7 @@ def test_host_controls_fit_one_hand_and_a_320_pixel_phone(night, phone, screensh
     assert all(box["height"] >= 48 for box in boxes)
     assert boxes[0]["y"] == boxes[1]["y"] < boxes[2]["y"] == boxes[3]["y"], "not a 2×2 grid"
     for box in [main, *boxes]:  # in the bottom half of a 390×844 screen, under the thumb
-        assert 844 / 2 <= box["y"] and box["y"] + box["height"] <= 844
+        assert box["y"] >= 844 / 2 and box["y"] + box["height"] <= 844
     for control in host.locator("#controls :is(button, select, input):visible, [data-sound]").all():
         assert control.bounding_box()["height"] >= 48
     for page in (host, open_player(phone, night, viewport={"width": 320, "height": 640})):

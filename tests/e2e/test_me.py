@@ -1,4 +1,4 @@
-"""The player's own page on phones (issue 5 item 1, issue 4 item 2; R-MEM-1): a player checks in
+"""The player's own page on phones (R-MEM-1): a player checks in
 through tonight's link, opens Me and sees their member card's QR code; the host scans the card and
 confirms them from it; the player moves the card to a second phone with a one-time code, and the
 second phone's Me shows the same member. Both themes pass axe-core; pages fit 390 and 320 pixels

@@ -1,4 +1,4 @@
-"""A whole night on phones (issue 4): three players check in through the check-in link, the host
+"""A whole night on phones: three players check in through the check-in link, the host
 confirms them and draws seats, each player's phone shows their seat, one is busted, the night is
 settled and a player sees their points. Screenshots along the way."""
 from __future__ import annotations
@@ -40,7 +40,7 @@ def test_a_whole_night_on_phones(tonight, phone, screenshot):
     screenshot(host, "night-host-tables")
 
     # each player's phone shows their own seat
-    for name, page in players.items():
+    for page in players.values():
         page.goto(f"{base}/events/{event_id}")
         expect(page.locator("[data-me]")).to_contain_text("Table 1, seat")
 

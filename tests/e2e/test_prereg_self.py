@@ -1,4 +1,4 @@
-"""A player pre-registers themselves on their phone (issue 4 item 3; R-LATE-3): with a member card on
+"""A player pre-registers themselves on their phone (R-LATE-3): with a member card on
 the phone they open the league's coming nights, tap Pre-register, see they are in and cancel; on a
 night with a buy-in they ask, and the host confirms the buy-in from the roster. Phone-sized (390×844),
 thumb-sized controls, no serious axe findings; screenshots along the way."""

@@ -1,4 +1,4 @@
-"""The league pages anyone can open, on a phone (issue 5; R-STD-1/2, R-QUAL-1..5, R-FIN, R-PTS):
+"""The league pages anyone can open, on a phone (R-STD-1/2, R-QUAL-1..5, R-FIN, R-PTS):
 they fit 390 and 320 pixel screens with thumb-sized controls, the name search filters as you type
 (and works without script), the pager swaps months and seasons in place, the theme toggle is
 remembered and applied before the first paint, and axe-core finds no serious or critical

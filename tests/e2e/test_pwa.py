@@ -1,4 +1,4 @@
-"""ShuffleUp as an installable app on a phone (issue 5): the service worker installs, controls the
+"""ShuffleUp as an installable app on a phone: the service worker installs, controls the
 page and precaches the static assets; offline, a page never visited shows the offline page while an
 open clock keeps counting and says it is offline; htmx fragments, /api/ and the event stream never
 go through its cache; a repeat visit takes its static assets from the worker (not one byte of them

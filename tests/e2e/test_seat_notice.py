@@ -1,5 +1,5 @@
-"""A player's phone shows their table and seat and tells them when they move (issue 4 item 5,
-R-SEAT-1..4), and the host's roster follows the event's clock stream instead of polling (R-MEM-1).
+"""A player's phone shows their table and seat and tells them when they move
+(R-SEAT-1..4), and the host's roster follows the event's clock stream instead of polling (R-MEM-1).
 
 The phone refetches its own entry when its bucket of the stream's seat digest changes (clock.js
 dispatches `seats` on it); the fallback poll is a minute away from the last swap of the fragment,

@@ -20,7 +20,7 @@ import redis
 from flask_migrate import upgrade
 
 from app import create_app
-from tests import seed
+from tests.fixtures import tonight as seed
 from wiring.extensions import db
 
 pytestmark = pytest.mark.services
@@ -77,7 +77,7 @@ def two_processes(seeded):
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("app process did not start: " + proc.stderr.read().decode()[-2000:])
+                    raise RuntimeError("app process did not start: " + proc.stderr.read().decode()[-2000:]) from None
                 time.sleep(0.2)
     yield ports, event_id
     for proc in procs:

@@ -436,7 +436,7 @@ def test_r_pts_5_property_each_eliminated_player_one_position_earlier_never_bett
     assert len(eliminated) == len(set(eliminated))
     assert all(player in result.positions for player in eliminated)
     assert result.disqualified == {s.player for s in night.record if isinstance(s, Disqualification)}
-    for (step_a, a, stack_a), (step_b, b, stack_b) in zip(night.eliminations, night.eliminations[1:]):
+    for (step_a, a, _), (step_b, b, _) in zip(night.eliminations, night.eliminations[1:]):
         if step_a != step_b:  # out in an earlier hand: finishes strictly worse
             assert result.positions[a] > result.positions[b]
     by_hand = {}

@@ -1,5 +1,5 @@
 """JSON under /api/: the same shapes as the command line (DESIGN.md "Interfaces")."""
-from tests.web.helpers import five_player_night, seed_results
+from tests.fixtures.results import five_player_night, seed_results
 
 
 def test_r_std_1_standings_json(client, league):

@@ -63,7 +63,7 @@ def oracle(rows, kind, month):
     for row in rows:
         events[row[:4]].append(row)
     points, played = defaultdict(int), defaultdict(int)
-    for (date, start, venue, event_type), entries in events.items():
+    for (date, _start, _venue, event_type), entries in events.items():
         if date.strftime("%Y-%m") != month or event_type not in ("nightly", "highroller"):
             continue
         counted = [e for e in entries if e[6] != "no_show"]

@@ -1,4 +1,4 @@
-"""The player's own pages (issue 5 item 1, issue 4 item 2; R-MEM-1: players act only for themselves):
+"""The player's own pages (R-MEM-1: players act only for themselves):
 /me from the member cookie, the member card a host scans, moving the card to a new phone with a
 one-time code, and "Jump to me" on the standings.
 
@@ -15,7 +15,7 @@ from blueprints.play.member_cookie import COOKIE
 from live import qr
 from services.models import Event, League, Member, MemberCode, User, utcnow
 from tests.conftest import csrf_token, login
-from tests.web.helpers import seed_results
+from tests.fixtures.results import seed_results
 from tests.web.test_check_in import entries, host_op, join
 from wiring.extensions import db
 
@@ -177,7 +177,7 @@ def test_a_forged_or_foreign_cookie_shows_nothing_private(ann, app, tonight):
     assert db.session.scalar(db.select(MemberCode)) is None
 
 
-# ---- the member card (issue 4 item 2) ----
+# ---- the member card ----
 
 def test_r_mem_1_the_host_checks_a_member_in_from_their_card(ann, client, tonight, league):
     ann_member = member("Ann Lee")
@@ -376,7 +376,7 @@ def test_the_host_gives_a_member_a_one_time_code(ann, app, client, tonight, leag
                                               "csrf_token": csrf_token(client, "/")}).status_code == 404
 
 
-# ---- "Jump to me" on the standings (issue 5 item 2) ----
+# ---- "Jump to me" on the standings ----
 
 def test_jump_to_me_on_the_month_and_season_tables(ann, app, tonight, league):
     play_the_night(app.test_client(), tonight)

@@ -41,3 +41,14 @@ def test_0003_fills_secrets_for_existing_rows(empty_app):
     downgrade(revision="base")
     with db.engine.connect() as conn:
         assert sa.inspect(conn).get_table_names() in ([], ["alembic_version"])
+
+
+def test_the_models_equal_the_migrations_head(app):
+    """A model change without its migration (or the reverse) shows here: Alembic compares the
+    migrated database with the models' metadata, types included."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    with db.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True, "render_as_batch": True})
+        assert compare_metadata(context, db.metadata) == []

@@ -1,5 +1,6 @@
 """Model-level guarantees: the append-only record of rulings (R-MEM-2), member names."""
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from services.models import Member, Ruling
 from wiring.extensions import db
@@ -27,7 +28,7 @@ def test_r_mem_1_member_names_are_cleaned_and_matched(app, league):
     assert member.name == "Dave O'Brien" and member.name_key == "dave o'brien"
     assert len(member.card_code) >= 32
     db.session.add(Member.named(league.id, "dave o'brien"))
-    with pytest.raises(Exception):
+    with pytest.raises(IntegrityError):
         db.session.commit()
     db.session.rollback()
 
@@ -38,8 +39,6 @@ def test_r_mem_1_member_names_are_cleaned_and_matched(app, league):
     ("entries", "status", "busted"), ("leagues", "kind", "both"), ("users", "role", "admin")])
 def test_the_database_refuses_a_status_outside_the_vocabulary(night, table, column, word):
     """league/statuses.py is the vocabulary; the migrations' CHECK constraints hold the database to it."""
-    from sqlalchemy.exc import IntegrityError
-
     from services.models import Entry
     member = Member.named(night.league_id, "Ann")
     db.session.add(member)

@@ -1,6 +1,6 @@
 """The organiser's month and season views: full pages and htmx fragments (R-STD, R-QUAL, R-FIN)."""
 from tests.conftest import login
-from tests.web.helpers import five_player_night, seed_results
+from tests.fixtures.results import five_player_night, seed_results
 
 
 def seeded(league):

@@ -1,4 +1,4 @@
-"""The organiser creates venues and hosts and assigns a host to a night (issue 3 "Security")."""
+"""The organiser creates venues and hosts and assigns a host to a night."""
 import datetime as dt
 
 from services.models import Event, User, Venue
@@ -68,7 +68,7 @@ def test_create_a_night_and_reassign_its_host(client, league, organiser):
     assert client.get(f"/host/events/{event.id}").status_code == 200
     client.post("/logout", data={"csrf_token": csrf_token(client, "/")})
     login(client, "organiser", "pw-organiser")
-    assert post(client, f"/organiser/harbour-league/nights/{event.id}/host", **{"e%d-host" % event.id: str(organiser.id)}
+    assert post(client, f"/organiser/harbour-league/nights/{event.id}/host", **{f"e{event.id}-host": str(organiser.id)}
                 ).status_code == 200
     db.session.refresh(event)
     assert event.host_id == organiser.id

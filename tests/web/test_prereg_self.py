@@ -1,4 +1,4 @@
-"""Players pre-register themselves from their phone (issue 4 item 3; R-LATE-3, R-LATE-4, R-MEM-1).
+"""Players pre-register themselves from their phone (R-LATE-3, R-LATE-4, R-MEM-1).
 
 The phone knows its member by the signed member cookie. A free night puts the stack in play at once;
 a night with a buy-in waits as a request until the host confirms the buy-in was paid. Every write is

@@ -1,4 +1,4 @@
-"""The league pages anyone can open, no login (issue 5): a league's home, month and season standings
+"""The league pages anyone can open, no login: a league's home, month and season standings
 with the name search (R-STD-1/2), qualifiers (R-QUAL-1..5, R-FIN), each night's results (R-PTS,
 R-QUAL-1/2) and the coming nights; each as a full page and, where htmx swaps it, as a fragment.
 
@@ -12,7 +12,7 @@ import pytest
 from services import leagues
 from services.models import Event, Member, Venue
 from tests.conftest import login
-from tests.web.helpers import five_player_night, seed_results
+from tests.fixtures.results import five_player_night, seed_results
 from wiring.extensions import db
 
 SLUG = "harbour-league"

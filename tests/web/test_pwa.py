@@ -1,4 +1,4 @@
-"""The app shell (issue 5): the web app manifest and its icons, the service worker served from the
+"""The app shell: the web app manifest and its icons, the service worker served from the
 site root with a version that changes with the static files, the offline page, and the head every
 page shares (manifest link, worker registration, the theme applied before the first paint)."""
 import datetime as dt

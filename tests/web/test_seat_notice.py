@@ -1,5 +1,5 @@
-"""A player's phone shows their table and seat and tells them when they move (issue 4 item 5,
-R-SEAT-1..4): the clock payload's seat digest (one bucket per entry id % 64, so a phone refetches
+"""A player's phone shows their table and seat and tells them when they move
+(R-SEAT-1..4): the clock payload's seat digest (one bucket per entry id % 64, so a phone refetches
 only when its own bucket changed), the /events/<id>/me fragment with `was` (the seat the phone
 showed), and the host's roster driven by the clock stream's version instead of a 5 s poll.
 
@@ -78,7 +78,7 @@ def token(entry):
 
 def test_seat_digest_is_64_buckets_in_the_clock_payload_and_stable(client, field, night):
     digest = seat_digests.seat_digest(night)
-    assert re.fullmatch(r"[0-9a-f]{%d}" % (seat_digests.SEAT_BUCKETS * seat_digests.SEAT_HASH_CHARS), digest)
+    assert re.fullmatch(f"[0-9a-f]{{{seat_digests.SEAT_BUCKETS * seat_digests.SEAT_HASH_CHARS}}}", digest)
     assert seat_digests.seat_digest(night) == digest  # nothing changed, nothing moves
     assert seat_digests.seat_digest(night, night_field.entries_of(night)) == digest  # the payload's one read agrees
     assert client.get(f"/api/events/{night.id}/clock").get_json()["seats"] == digest
