@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: install run test test-fast bench clean
+.PHONY: install run dev test test-fast bench clean
 
 $(BIN)/activate: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,10 +19,17 @@ instance/config.py:
 	mkdir -p instance
 	$(BIN)/python -c "import secrets; print(f'SECRET_KEY = {secrets.token_hex(32)!r}')" > instance/config.py
 
+# The production server (gunicorn's gevent worker, gunicorn.conf.py): what a host running a pub
+# night from a laptop should get. `make dev` is Flask's debug server, for development only.
 run: install instance/config.py
 	$(BIN)/flask db upgrade
 	$(BIN)/flask league demo
-	$(BIN)/flask run --host 127.0.0.1 --port $(PORT)
+	$(BIN)/gunicorn --bind 127.0.0.1:$(PORT) 'app:create_app()'
+
+dev: install instance/config.py
+	$(BIN)/flask db upgrade
+	$(BIN)/flask league demo
+	$(BIN)/flask run --debug --host 127.0.0.1 --port $(PORT)
 
 test: install
 	$(BIN)/ruff check .
