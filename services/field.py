@@ -39,8 +39,10 @@ def bonus_values(event: Event) -> dict[str, int] | None:
 
 def bonus_chips(entry: Entry) -> int:
     """R-CHIP-3: the bonus chips accepted for one entry."""
-    return db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).where(
-        BonusClaim.entry_id == entry.id)) or 0
+    # int(): PostgreSQL sums a BIGINT column as NUMERIC, which arrives as a Decimal (R-CHIP-3's
+    # average is a Fraction of whole chips).
+    return int(db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).where(
+        BonusClaim.entry_id == entry.id)) or 0)
 
 
 def starting_stack(event: Event) -> int:
@@ -53,8 +55,8 @@ def chip_count(event: Event, entries: list | None = None) -> tuple[int, int | No
     """R-CHIP-3: chips in play and the average stack."""
     entries = entries_of(event) if entries is None else entries
     in_play = [e for e in entries if e.status in STACK_IN_PLAY]
-    bonuses = db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).join(Entry).where(
-        Entry.event_id == event.id, Entry.status.in_(STACK_IN_PLAY))) or 0
+    bonuses = int(db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).join(Entry).where(
+        Entry.event_id == event.id, Entry.status.in_(STACK_IN_PLAY))) or 0)  # int(): as bonus_chips
     removed = sum(e.chips_removed for e in in_play)
     left = players_left(event, entries)
     return night.chip_count(starting_stack(event), len(in_play), bonuses, removed, left)

@@ -11,6 +11,7 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
+from werkzeug.routing import IntegerConverter
 
 
 class Base(DeclarativeBase):
@@ -47,8 +48,19 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
         cursor.close()
 
 
+class RowId(IntegerConverter):
+    """`<int:…>` in every route: an id the database can hold (at most 2^63 - 1, a BIGINT). Werkzeug's
+    own int converter matches any number of digits, and the database then fails on the query; a
+    larger number simply matches no route (404)."""
+
+    def __init__(self, url_map, fixed_digits: int = 0, min: int | None = None, max: int | None = 2**63 - 1,
+                 signed: bool = False) -> None:
+        super().__init__(url_map, fixed_digits, min, max, signed)
+
+
 def init_app(app) -> None:
-    """Attach every extension to the app."""
+    """Attach every extension to the app (before the blueprints: their routes use the converter)."""
+    app.url_map.converters["int"] = RowId
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
                      render_as_batch=True, compare_type=True)

@@ -16,6 +16,10 @@ class Defaults:
     SESSION_COOKIE_HTTPONLY = True
     REMEMBER_COOKIE_SAMESITE = "Lax"
     RATELIMIT_STORAGE_URI = "memory://"
+    # Redis down must not lock anyone out: limits are counted in this process's memory until it is
+    # back, and a storage error never fails the request.
+    RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
+    RATELIMIT_SWALLOW_ERRORS = True
     RATELIMIT_HEADERS_ENABLED = True
     LOGIN_RATE_LIMIT = "10 per minute"
     COMPRESS_MIMETYPES = [
