@@ -157,7 +157,7 @@ def _standings(page: str, section: str, *, table, **context):
     query = request.args.get("q", "").strip()[:80]
     wanted = name_key(query)
     rows = [row for row in table if wanted in name_key(row.player)] if wanted else table
-    fragment = "play/_standings_table.html" if request.headers.get("HX-Target") == TABLE_ID else section
+    fragment = "shared/_standings_table.html" if request.headers.get("HX-Target") == TABLE_ID else section
     response = page_or_fragment(page, fragment, rows=rows, total=len(table), q=query, table_id=TABLE_ID,
                                 **context)
     response.vary.add("HX-Target")  # the same URL answers the section or the table alone
