@@ -39,3 +39,35 @@ def test_the_organisers_nights_name_each_type_by_its_label(client, league, organ
     login(client, "organiser", "pw-organiser")
     html = client.get(f"/organiser/{league.slug}/nights").get_data(as_text=True)
     assert "20:00 · Top-10 Shoot-out · scheduled" in html
+
+
+# The service worker names the header only to let htmx requests through to the network uncached
+# (a cache rule, not a page-or-fragment decision); it is checked in test_pwa.py.
+SERVICE_WORKER = TEMPLATES / "play" / "sw.js"
+HELPER = ROOT / "blueprints" / "__init__.py"
+CODE = ("app.py", "blueprints", "live", "services", "league", "wiring")
+
+
+def test_only_the_helper_reads_hx_request():
+    # Any spelling (headers are case-blind); in templates, not the hx-request="…" attribute that
+    # sets an htmx request's options.
+    header = re.compile(r"hx-request(?![\w-]*\s*=)", re.IGNORECASE)
+    code = [path for name in CODE for path in ([ROOT / name] if name.endswith(".py") else (ROOT / name).rglob("*.py"))]
+    files = [path for path in [*code, *TEMPLATES.rglob("*")] if path.is_file() and path not in (HELPER, SERVICE_WORKER)]
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}" for path in sorted(files)
+             for number, line in enumerate(path.read_text().splitlines(), 1) if header.search(line)]
+    assert found == []
+    assert "HX-Request" in HELPER.read_text() and "HX-Request" in SERVICE_WORKER.read_text()
+
+
+def test_a_fragment_alone_brings_its_title_and_a_history_restore_gets_one_page_title(client, league):
+    month = f"/leagues/{league.slug}/months/2026-10"
+    fragment = client.get(month, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "<html" not in fragment and fragment.count("<title>") == 1
+    restore = client.get(month, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    assert restore.get_data(as_text=True).count("<title>") == 1  # the page's own, in <head>
+
+
+def test_a_logged_out_htmx_request_is_refused_not_redirected(client):
+    assert client.get("/host/", headers={"HX-Request": "true"}).status_code == 401
+    assert client.get("/host/").status_code == 302
