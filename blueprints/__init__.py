@@ -9,15 +9,24 @@ from services.models import Event, League
 from wiring.extensions import db
 
 
+def is_htmx() -> bool:
+    """Whether htmx sent this request (HX-Request: true). The one place that reads the header: views
+    ask this (an htmx POST gets its fragment back, a plain form post a redirect), pages ask
+    page_or_fragment."""
+    return request.headers.get("HX-Request") == "true"
+
+
 def page_or_fragment(page: str, fragment: str, status: int = 200, **context):
     """Render the fragment alone for an htmx request, else the full page that includes it.
 
     The same URL answers both, so the response says it varies on HX-Request (no cache may serve
-    a fragment as a page, or the reverse). A history restore asks for the full page.
+    a fragment as a page, or the reverse). A history restore asks for the full page. Templates get
+    `as_fragment` (rendered alone, not inside the page), so a fragment that brings its page's
+    <title> for the tab needs no header of its own.
     """
-    wants_fragment = request.headers.get("HX-Request") == "true" and not request.headers.get(
-        "HX-History-Restore-Request")
-    response = make_response(render_template(fragment if wants_fragment else page, **context), status)
+    as_fragment = is_htmx() and not request.headers.get("HX-History-Restore-Request")
+    response = make_response(render_template(fragment if as_fragment else page, as_fragment=as_fragment, **context),
+                             status)
     response.vary.add("HX-Request")
     return response
 

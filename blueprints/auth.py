@@ -4,6 +4,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
+from blueprints import is_htmx
 from services.models import User
 from wiring.extensions import db, limiter, login_manager
 
@@ -53,6 +54,6 @@ def _user_context():
 @login_manager.unauthorized_handler
 def _unauthorized():
     """A page asks the person to log in; an action (POST, htmx) is simply refused with 401."""
-    if request.method != "GET" or request.headers.get("HX-Request"):
+    if request.method != "GET" or is_htmx():
         return "Log in as the host or organiser to do that.", 401
     return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))

@@ -1,6 +1,7 @@
-"""The template filters every page uses (clock times, ordinals, chips), registered once by create_app."""
+"""The template filters every page uses (clock times, ordinals, chips, event types), registered once by create_app."""
 from __future__ import annotations
 
+from league.events import EVENT_TYPES
 from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus
 
 
@@ -25,8 +26,14 @@ def chips(amount: int | None) -> str:
     return "–" if amount is None else f"{amount:,}"
 
 
+def event_type_label(name: str) -> str:
+    """An event type as the league names it (R-PTS-8's types: "Nightly", "Top-10 Shoot-out"); a name
+    the league does not know, as it is."""
+    kind = EVENT_TYPES.get(name)
+    return kind.label if kind else name
 
-FILTERS = {"clock_time": clock_time, "ordinal": ordinal, "chips": chips}
+
+FILTERS = {"clock_time": clock_time, "ordinal": ordinal, "chips": chips, "event_type_label": event_type_label}
 
 
 # The vocabularies templates compare with (`entry.status == EntryStatus.PLAYING`), as Jinja globals.

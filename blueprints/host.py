@@ -5,7 +5,7 @@ from flask_login import current_user, login_required
 from sqlalchemy.orm import joinedload
 from wtforms import SelectChoice
 
-from blueprints import event_or_404, page_or_fragment, runs
+from blueprints import event_or_404, is_htmx, page_or_fragment, runs
 from blueprints.filters import ordinal
 from blueprints.forms import NightForm
 from league import night, structures
@@ -117,7 +117,7 @@ def clock_action(event_id: int):
         return _controls(event, str(problem), 422)
     db.session.commit()
     clock = announce(event)
-    if request.headers.get("HX-Request") != "true":
+    if not is_htmx():
         return redirect(url_for("host.event", event_id=event.id), 303)
     return _controls(event, clock=clock)
 

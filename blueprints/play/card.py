@@ -10,7 +10,6 @@ from flask_login import current_user, login_required
 from blueprints import page_or_fragment, runs
 from blueprints.play.base import bp, phone_entry, private
 from blueprints.play.member_cookie import current_member, remember
-from league.events import EVENT_TYPES
 from live import qr
 from services import cards, field, leagues, results, standings
 from services.models import Event, League, Member
@@ -56,7 +55,7 @@ def me():
         season_players=len(season_table), live=live, live_me=live and phone_entry(live.event),
         in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
         ticket_events={t.event_id for t in tickets}, results=results.member_results(member),
-        event_types=EVENT_TYPES, card_qr=qr.svg(_card_url(member))))
+        card_qr=qr.svg(_card_url(member))))
 
 
 @bp.route("/me/move", methods=["POST"])

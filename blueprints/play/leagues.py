@@ -8,7 +8,6 @@ from sqlalchemy.orm import joinedload
 from blueprints import event_or_404, neighbours, page_or_fragment
 from blueprints.play.base import bp, prereg_state
 from blueprints.play.member_cookie import current_member
-from league.events import EVENT_TYPES
 from league.members import name_key
 from league.standings import SEASON_TABLE_SIZE, StandingRow, top_with_ties
 from services import leagues, results, standings
@@ -51,7 +50,7 @@ def league_home(slug: str):
         rows=top_with_ties(table, HOME_TABLE_SIZE), total=len(table), q="", table_id=TABLE_ID,
         me_row=_my_row(league, table),
         live=[e for e in leagues.nights_from(league, today) if e.status == "running"],
-        recent=leagues.settled_nights(league, limit=RECENT_NIGHTS), event_types=EVENT_TYPES)
+        recent=leagues.settled_nights(league, limit=RECENT_NIGHTS))
 
 
 @bp.route("/leagues/<slug>/months/<month>")
@@ -67,7 +66,7 @@ def month_standings(slug: str, month: str):
         title=f"{first.strftime('%B %Y')} standings · {league.name}", month_label=first.strftime("%B %Y"),
         table=table, me_row=_my_row(league, table),
         nights=leagues.settled_nights(league, first, following),
-        **neighbours(leagues.league_months(league), month), event_types=EVENT_TYPES)
+        **neighbours(leagues.league_months(league), month))
 
 
 @bp.route("/leagues/<slug>/seasons/<int:year>")
@@ -110,8 +109,7 @@ def event_results(event_id: int):
     if event.status != "settled":
         abort(404, description="this night's results are not settled yet")
     return render_template("play/results.html", event=event, league=event.league, month=event.month,
-                           year=event.month[:4], kind=EVENT_TYPES.get(event.event_type),
-                           entries=results.finishers(event), ticketed=results.ticketed(event))
+                           year=event.month[:4], entries=results.finishers(event), ticketed=results.ticketed(event))
 
 
 @bp.route("/leagues/<slug>/nights")
@@ -129,8 +127,7 @@ def coming_nights(slug: str):
     prereg = {night.id: prereg_state(night) for night in coming} if member and member.league_id == league.id else {}
     response = make_response(render_template(
         "play/nights.html", league=league, today=today, month=today.strftime("%Y-%m"), year=str(today.year),
-        by_venue=sorted(by_venue.items(), key=lambda v: v[0].casefold()), event_types=EVENT_TYPES,
-        prereg=prereg))
+        by_venue=sorted(by_venue.items(), key=lambda v: v[0].casefold()), prereg=prereg))
     response.vary.add("Cookie")  # the pre-registration buttons are this phone's own
     return response
 
@@ -157,7 +154,7 @@ def _standings(page: str, section: str, *, table, **context):
     query = request.args.get("q", "").strip()[:80]
     wanted = name_key(query)
     rows = [row for row in table if wanted in name_key(row.player)] if wanted else table
-    fragment = "play/_standings_table.html" if request.headers.get("HX-Target") == TABLE_ID else section
+    fragment = "shared/_standings_table.html" if request.headers.get("HX-Target") == TABLE_ID else section
     response = page_or_fragment(page, fragment, rows=rows, total=len(table), q=query, table_id=TABLE_ID,
                                 **context)
     response.vary.add("HX-Target")  # the same URL answers the section or the table alone

@@ -6,7 +6,7 @@ import hmac
 from flask import abort, flash, redirect, render_template, request, url_for
 from limits import parse as parse_limit
 
-from blueprints import event_or_404, page_or_fragment
+from blueprints import event_or_404, is_htmx, page_or_fragment
 from blueprints.play.base import bp, phone_entry, prereg_state, private
 from blueprints.play.member_cookie import current_member, remember
 from league import statuses
@@ -190,7 +190,7 @@ def _prereg_write(event_id: int, cancel: bool):
         return _prereg_block(event, 422, error=str(refused))
     db.session.commit()
     announce(event)
-    if request.headers.get("HX-Request") == "true":
+    if is_htmx():
         return _prereg_block(event, message=message)
     flash(message)
     return private(redirect(url_for("play.prereg", event_id=event.id), 303))
