@@ -7,7 +7,7 @@ from wtforms import SelectChoice
 
 from blueprints import event_or_404, page_or_fragment, runs
 from blueprints.filters import ordinal
-from blueprints.forms import NightForm
+from blueprints.forms import ID_MAX, NightForm, blank_or_whole_number, read_whole_number, row_id, whole_number
 from league import night, structures
 from league.chips import BONUS_LABELS
 from league.members import name_key
@@ -82,6 +82,9 @@ def new_night():
     return redirect(url_for("host.players", event_id=event.id), 303)
 
 
+GARBLED = "That request was garbled; nothing changed."
+
+
 def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None):
     return page_or_fragment("host/event.html", "host/_controls.html", event=event,
                             clock=clock_payload(event) if clock is None else clock, error=error, status=status)
@@ -103,12 +106,13 @@ def clock_action(event_id: int):
     event = my_event(event_id)
     form = request.form
     try:
-        seen = int(form.get("version", ""))
-        index = int(form["index"]) - 1 if form.get("index") else None
-    except ValueError:
-        return _controls(event, "That request was garbled; nothing changed.", 400)
+        seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
+        level = blank_or_whole_number(form.get("index"), GARBLED, high=ID_MAX)  # 1-based, as the picker shows
+    except Refused as garbled:
+        return _controls(event, str(garbled), 400)
     try:
-        clocks.act(event, form.get("action", ""), seen, index=index, seat=form.get("seat"))
+        clocks.act(event, form.get("action", ""), seen, index=None if level is None else level - 1,
+                   seat=form.get("seat"))
     except clocks.StaleClock:
         db.session.rollback()
         return _controls(event, "The clock changed on another screen; here it is now. Tap again if needed.", 409)
@@ -135,7 +139,8 @@ def _submitted_items(form) -> list[dict]:
     for row, kind in enumerate(kinds):
         def value(name, number=True):
             raw = columns[name][row].strip() if row < len(columns[name]) else ""
-            return int(raw) if number and raw.isdigit() else raw
+            whole = read_whole_number(raw) if number else None
+            return raw if whole is None else whole
         if kind == "break":
             items.append({"kind": "break", "minutes": value("minutes"), "label": value("label", False) or "Break",
                           "colour_up": value("colour_up", False), "major": major == str(row + 1)})
@@ -165,15 +170,15 @@ def structure(event_id: int):
     form = request.form
     op, _, where = form.get("op", "save").partition(":")
     try:
-        seen = int(form.get("version", ""))
+        seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
         if op == "template":
             items = structures.to_json(structures.TEMPLATES[form.get("template", "")][1])
         else:
             items = _submitted_items(form)
             if op != "save":
-                items = structures.edit_items(items, op, int(where or 0) - 1)
-    except (ValueError, KeyError):
-        return _editor(event, errors=["That request was garbled; nothing changed."], status=400)
+                items = structures.edit_items(items, op, whole_number(where or "0", GARBLED, high=ID_MAX) - 1)
+    except (ValueError, KeyError):  # Refused is a ValueError
+        return _editor(event, errors=[GARBLED], status=400)
     try:
         new = structures.from_json(items)
     except structures.StructureError as problem:
@@ -235,11 +240,22 @@ def member_search(event_id: int):
     return render_template("host/_search.html", event=event, found=found, q=q)
 
 
-def _entry(event: Event, entry_id: str) -> Entry:
-    entry = db.session.get(Entry, int(entry_id)) if entry_id.isdigit() else None
+def _entry(event: Event, raw: str | None) -> Entry:
+    """The entry in this game that a form field names (Refused otherwise)."""
+    entry_id = row_id(raw)
+    entry = db.session.get(Entry, entry_id) if entry_id else None
     if entry is None or entry.event_id != event.id:
         raise Refused("That player is not in this game.")
     return entry
+
+
+def _member(event: Event, raw: str | None) -> Member:
+    """The member of the event's league that a form field names (Refused otherwise)."""
+    member_id = row_id(raw)
+    member = db.session.get(Member, member_id) if member_id else None
+    if member is None or member.league_id != event.league_id:
+        raise Refused("No such member.")
+    return member
 
 
 def _player_op(event: Event, op: str, arg: str, form) -> str:
@@ -258,24 +274,18 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
         {"confirm": checkin.confirm, "reject": checkin.reject}.get(op, lambda e, j: members.id_checked(e.member, j))(
             entry, log)
     elif op == "walk_in":
-        member = db.session.get(Member, int(arg)) if arg.isdigit() else None
-        if member is None or member.league_id != event.league_id:
-            raise Refused("No such member.")
+        member = _member(event, arg)
         log = journal.Journal(event, user_id, op, f"Checked in {member.name}")
         checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
     elif op == "prereg":
-        member = db.session.get(Member, int(arg)) if arg.isdigit() else None
-        if member is None or member.league_id != event.league_id:
-            raise Refused("No such member.")
+        member = _member(event, arg)
         log = journal.Journal(event, user_id, op, f"Pre-registered {member.name}")
         prereg.pre_register(event, member, log)
     elif op == "deduct":
         entry = _entry(event, arg)
-        raw = form.get(f"blinds-{entry.id}", "").replace(",", "").strip()
-        if not raw.isdigit():
-            raise Refused("Give the chips to deduct as a whole number.")
-        log = journal.Journal(event, user_id, op, f"{entry.member.name}: {int(raw):,} missed blinds deducted")
-        prereg.deduct(entry, int(raw), log)
+        chips = whole_number(form.get(f"blinds-{entry.id}"), "Give the chips to deduct as a whole number.")
+        log = journal.Journal(event, user_id, op, f"{entry.member.name}: {chips:,} missed blinds deducted")
+        prereg.deduct(entry, chips, log)
     elif op == "join":
         log = journal.Journal(event, user_id, op, f"New member {form.get('name', '').strip()}")
         member = log.created(members.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
@@ -287,21 +297,19 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
         positions = busts.bust(event, {entry: None}, log)
         log.action.summary = f"{entry.member.name} out in {ordinal(positions[entry])}"
     elif op == "bust_hand":
-        stacks = {}
-        for entry_id in form.getlist("out"):
-            raw = form.get(f"stack-{entry_id}", "").replace(",", "").strip()
-            stacks[_entry(event, entry_id)] = int(raw) if raw.isdigit() else None
+        refusal = "Give each one's chips at the start of the hand as a whole number."
+        stacks = {_entry(event, entry_id): blank_or_whole_number(form.get(f"stack-{entry_id}"), refusal)
+                  for entry_id in form.getlist("out")}
         log = journal.Journal(event, user_id, op, "")
         positions = busts.bust(event, stacks, log)
         log.action.summary = "Out in one hand: " + ", ".join(
             f"{e.member.name} {ordinal(p)}" for e, p in sorted(positions.items(), key=lambda i: i[1]))[:180]
     elif op == "dq":
-        entry = _entry(event, arg or form.get("dq_entry", ""))
-        raw = form.get("dq_chips", "").replace(",", "").strip()
-        if raw and not raw.isdigit():
-            raise Refused("Give the chips they had as a whole number, or leave it blank.")
+        entry = _entry(event, arg or form.get("dq_entry"))
+        chips = blank_or_whole_number(form.get("dq_chips"),
+                                      "Give the chips they had as a whole number, or leave it blank.")
         log = journal.Journal(event, user_id, op, f"{entry.member.name} disqualified")
-        busts.disqualify(event, entry, form.get("reason", ""), log, user_id, int(raw) if raw else None)
+        busts.disqualify(event, entry, form.get("reason", ""), log, user_id, chips)
     elif op in ("draw", "break", "final", "settle"):
         summary = {"draw": "Seats drawn", "break": "Table broken", "final": "Final table drawn",
                    "settle": "Night settled"}[op]
@@ -309,10 +317,9 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
         {"draw": seats.draw, "break": seats.break_table, "final": seats.final_table,
          "settle": settling.settle}[op](event, log)
     elif op == "deal":
-        counts = {}
-        for entry in field.deal_players(event):
-            raw = form.get(f"deal-{entry.id}", "").replace(",", "").strip()
-            counts[entry] = int(raw) if raw.isdigit() else None
+        counts = {entry: blank_or_whole_number(form.get(f"deal-{entry.id}"),
+                                               f"Give {entry.member.name}'s chips as a whole number.")
+                  for entry in field.deal_players(event)}
         log = journal.Journal(event, user_id, op, "Deal put to the vote")
         deals.open_deal(event, counts, form.get("method", ""), log)
     elif op == "deal_off":
@@ -321,13 +328,13 @@ def _player_op(event: Event, op: str, arg: str, form) -> str:
     elif op == "move_to":
         proposal, _, where = arg.partition(":")
         table, _, seat = where.partition(":")
-        entry = _entry(event, form.get(f"mover-{proposal}", ""))
-        if not (table.isdigit() and seat.isdigit()):
-            raise Refused("Pick the seat to move to.")
-        log = journal.Journal(event, user_id, op, f"{entry.member.name} moved to table {table} seat {seat}")
-        seats.move(event, entry, int(table), int(seat), log)
+        entry = _entry(event, form.get(f"mover-{proposal}"))
+        table_no = whole_number(table, "Pick the seat to move to.", low=1)
+        seat_no = whole_number(seat, "Pick the seat to move to.", low=1)
+        log = journal.Journal(event, user_id, op, f"{entry.member.name} moved to table {table_no} seat {seat_no}")
+        seats.move(event, entry, table_no, seat_no, log)
     elif op == "bonus":
-        entry = _entry(event, arg or form.get("bonus_entry", ""))
+        entry = _entry(event, arg or form.get("bonus_entry"))
         kind = form.get("kind", "")
         log = journal.Journal(event, user_id, op, "")
         chips = bonuses.claim_bonus(event, entry, kind, log, override_reason=form.get("why", ""), user_id=user_id)
