@@ -1,10 +1,14 @@
 """The views: one blueprint per user (host, play, organiser) plus live (SSE and JSON) and auth, the
 forms, the template filters and the `flask league` commands. The helpers every blueprint uses are
 here, so no blueprint imports another."""
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from flask import abort, make_response, render_template, request
 from flask_login import current_user
 
-from services import leagues
+from live.announce import announce
+from services import clocks, journal, leagues
 from services.models import Event, League
 from wiring.extensions import db
 
@@ -60,3 +64,30 @@ def runs(event: Event) -> bool:
     """Whether the logged-in user may run this event: its assigned host, or an organiser of its league."""
     return current_user.league_id == event.league_id and (
         current_user.is_organiser or event.host_id == current_user.id)
+
+
+@contextmanager
+def host_action(event: Event, kind: str, summary: str = "", *, record: bool = True) -> Iterator[journal.Journal]:
+    """One host action on the night as one transaction that Undo can take back (the journal).
+
+    First the read transaction ends and the event's write lock is taken (its version moves on), so
+    two phones tapping at once (two hosts busting the same player) act one after the other, each
+    on what the other left. The block gets the action's Journal (the logged-in user's; its summary
+    may be set inside); when the block ends the action is recorded, committed, and every screen of
+    the event hears of it. A Refused (or any error) rolls everything back, the lock's version too:
+    nothing is written, and the refusal goes on to the caller. `record=False` is for Undo alone,
+    which marks an earlier action undone instead of being one.
+    """
+    db.session.commit()
+    clocks.touch(event)
+    log = journal.Journal(event, current_user.id, kind, summary)
+    try:
+        yield log
+        if record:
+            log.action.summary = log.action.summary[:200]
+            log.record()
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    announce(event)

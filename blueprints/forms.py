@@ -1,11 +1,50 @@
-"""Forms for the organiser's set-up pages (Flask-WTF: CSRF token and field checks in one place)."""
+"""Forms: the set-up pages' Flask-WTF forms (CSRF token and field checks in one place), and the one
+parser of the whole numbers (ids, chips, versions) that the hand-written host and player forms post."""
 from flask_wtf import FlaskForm
 from wtforms import DateField, PasswordField, SelectChoice, SelectField, StringField, TimeField
 from wtforms.validators import DataRequired, Length, Optional, Regexp
 
 from league.events import EVENT_TYPES
 from league.structures import TEMPLATES, to_json
+from services import Refused
 from services.models import Event
+
+CHIPS_MAX = 10**9  # more chips than any night puts in play: a larger count is a typing slip
+ID_MAX = 2**31 - 1  # the largest id (or clock version) an integer column holds
+
+
+def read_whole_number(raw: str | None, *, low: int = 0, high: int = CHIPS_MAX) -> int | None:
+    """The whole number a form field holds, or None when it holds none: plain ASCII digits with
+    thousands commas and spaces around allowed ("3,000", " 5000 "), from `low` to `high`. Not a
+    sign, a decimal point, an exponent or a digit of another script ("²".isdigit() is true, but
+    int("²") fails), and never int() of thousands of digits."""
+    text = (raw or "").replace(",", "").strip()
+    if not (text.isascii() and text.isdigit()):
+        return None
+    text = text.lstrip("0") or "0"
+    if len(text) > len(str(high)):
+        return None
+    number = int(text)
+    return number if low <= number <= high else None
+
+
+def whole_number(raw: str | None, refusal: str, *, low: int = 0, high: int = CHIPS_MAX) -> int:
+    """The whole number a required form field holds (read_whole_number); Refused(refusal) otherwise."""
+    number = read_whole_number(raw, low=low, high=high)
+    if number is None:
+        raise Refused(refusal)
+    return number
+
+
+def blank_or_whole_number(raw: str | None, refusal: str, *, low: int = 0, high: int = CHIPS_MAX) -> int | None:
+    """None for a field left blank (not counted), else whole_number: a count that is not a whole
+    number is refused, never taken as blank."""
+    return None if not (raw or "").strip() else whole_number(raw, refusal, low=low, high=high)
+
+
+def row_id(raw: str | None) -> int | None:
+    """The row id a form field names, or None when it is not one (the caller says what is missing)."""
+    return read_whole_number(raw, low=1, high=ID_MAX)
 
 
 class VenueForm(FlaskForm):

@@ -1,13 +1,17 @@
 """The host's night: the clock and its controls (R-CLOCK), the blind structure, check-in and the roster."""
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from sqlalchemy.orm import joinedload
+from werkzeug.datastructures import MultiDict
 from wtforms import SelectChoice
 
-from blueprints import event_or_404, is_htmx, page_or_fragment, runs
+from blueprints import event_or_404, host_action, is_htmx, page_or_fragment, runs
 from blueprints.filters import ordinal
-from blueprints.forms import NightForm
+from blueprints.forms import ID_MAX, NightForm, blank_or_whole_number, read_whole_number, row_id, whole_number
 from league import night, structures
 from league.chips import BONUS_LABELS
 from league.members import name_key
@@ -82,6 +86,9 @@ def new_night():
     return redirect(url_for("host.players", event_id=event.id), 303)
 
 
+GARBLED = "That request was garbled; nothing changed."
+
+
 def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None):
     return page_or_fragment("host/event.html", "host/_controls.html", event=event,
                             clock=clock_payload(event) if clock is None else clock, error=error, status=status)
@@ -103,12 +110,13 @@ def clock_action(event_id: int):
     event = my_event(event_id)
     form = request.form
     try:
-        seen = int(form.get("version", ""))
-        index = int(form["index"]) - 1 if form.get("index") else None
-    except ValueError:
-        return _controls(event, "That request was garbled; nothing changed.", 400)
+        seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
+        level = blank_or_whole_number(form.get("index"), GARBLED, high=ID_MAX)  # 1-based, as the picker shows
+    except Refused as garbled:
+        return _controls(event, str(garbled), 400)
     try:
-        clocks.act(event, form.get("action", ""), seen, index=index, seat=form.get("seat"))
+        clocks.act(event, form.get("action", ""), seen, index=None if level is None else level - 1,
+                   seat=form.get("seat"))
     except clocks.StaleClock:
         db.session.rollback()
         return _controls(event, "The clock changed on another screen; here it is now. Tap again if needed.", 409)
@@ -135,7 +143,8 @@ def _submitted_items(form) -> list[dict]:
     for row, kind in enumerate(kinds):
         def value(name, number=True):
             raw = columns[name][row].strip() if row < len(columns[name]) else ""
-            return int(raw) if number and raw.isdigit() else raw
+            whole = read_whole_number(raw) if number else None
+            return raw if whole is None else whole
         if kind == "break":
             items.append({"kind": "break", "minutes": value("minutes"), "label": value("label", False) or "Break",
                           "colour_up": value("colour_up", False), "major": major == str(row + 1)})
@@ -165,15 +174,15 @@ def structure(event_id: int):
     form = request.form
     op, _, where = form.get("op", "save").partition(":")
     try:
-        seen = int(form.get("version", ""))
+        seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
         if op == "template":
             items = structures.to_json(structures.TEMPLATES[form.get("template", "")][1])
         else:
             items = _submitted_items(form)
             if op != "save":
-                items = structures.edit_items(items, op, int(where or 0) - 1)
-    except (ValueError, KeyError):
-        return _editor(event, errors=["That request was garbled; nothing changed."], status=400)
+                items = structures.edit_items(items, op, whole_number(where or "0", GARBLED, high=ID_MAX) - 1)
+    except (ValueError, KeyError):  # Refused is a ValueError
+        return _editor(event, errors=[GARBLED], status=400)
     try:
         new = structures.from_json(items)
     except structures.StructureError as problem:
@@ -235,127 +244,240 @@ def member_search(event_id: int):
     return render_template("host/_search.html", event=event, found=found, q=q)
 
 
-def _entry(event: Event, entry_id: str) -> Entry:
-    entry = db.session.get(Entry, int(entry_id)) if entry_id.isdigit() else None
+# ---- The roster's actions ----
+# Every roster button posts op=<name>[:<argument>] to the one URL below; each name has one small
+# handler here. The route opens host_action around it (the event's write lock, one journalled
+# transaction, committed and announced), so a handler only does its one thing through the
+# services and returns what to tell the host, which is also the journal's summary of it.
+
+Form = MultiDict[str, str]
+RosterHandler = Callable[[Event, str, Form, journal.Journal], str]
+
+
+class RosterAction(NamedTuple):
+    """A roster op's handler, and whether host_action records it in the journal."""
+    run: RosterHandler
+    record: bool
+
+
+ROSTER_ACTIONS: dict[str, RosterAction] = {}
+
+
+def roster_action(op: str, *, record: bool = True) -> Callable[[RosterHandler], RosterHandler]:
+    """Register the handler of the roster button posting op=<op>[:<argument>]; `record=False` for
+    Undo alone, which marks an earlier action undone instead of being one."""
+    def register(handler: RosterHandler) -> RosterHandler:
+        if op in ROSTER_ACTIONS:
+            raise ValueError(f"two handlers for the roster's {op!r}")
+        ROSTER_ACTIONS[op] = RosterAction(handler, record)
+        return handler
+    return register
+
+
+def _entry(event: Event, raw: str | None) -> Entry:
+    """The entry in this game that a form field names (Refused otherwise)."""
+    entry_id = row_id(raw)
+    entry = db.session.get(Entry, entry_id) if entry_id else None
     if entry is None or entry.event_id != event.id:
         raise Refused("That player is not in this game.")
     return entry
 
 
-def _player_op(event: Event, op: str, arg: str, form) -> str:
-    """Carry out one host action on the roster and return what to say; raises Refused."""
-    user_id = current_user.id
-    if op == "undo":
-        last = journal.last_action(event)
-        if last is None or str(last.id) != arg:
-            raise Refused("Nothing to undo, or it was already undone on another screen.")
-        journal.undo(last)
-        return f"Undone: {last.summary}"
-    if op in ("confirm", "reject", "id"):
-        entry = _entry(event, arg)
-        verb = {"confirm": "Confirmed", "reject": "Turned away", "id": "Photo ID checked for"}[op]
-        log = journal.Journal(event, user_id, op, f"{verb} {entry.member.name}")
-        {"confirm": checkin.confirm, "reject": checkin.reject}.get(op, lambda e, j: members.id_checked(e.member, j))(
-            entry, log)
-    elif op == "walk_in":
-        member = db.session.get(Member, int(arg)) if arg.isdigit() else None
-        if member is None or member.league_id != event.league_id:
-            raise Refused("No such member.")
-        log = journal.Journal(event, user_id, op, f"Checked in {member.name}")
-        checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
-    elif op == "prereg":
-        member = db.session.get(Member, int(arg)) if arg.isdigit() else None
-        if member is None or member.league_id != event.league_id:
-            raise Refused("No such member.")
-        log = journal.Journal(event, user_id, op, f"Pre-registered {member.name}")
-        prereg.pre_register(event, member, log)
-    elif op == "deduct":
-        entry = _entry(event, arg)
-        raw = form.get(f"blinds-{entry.id}", "").replace(",", "").strip()
-        if not raw.isdigit():
-            raise Refused("Give the chips to deduct as a whole number.")
-        log = journal.Journal(event, user_id, op, f"{entry.member.name}: {int(raw):,} missed blinds deducted")
-        prereg.deduct(entry, int(raw), log)
-    elif op == "join":
-        log = journal.Journal(event, user_id, op, f"New member {form.get('name', '').strip()}")
-        member = log.created(members.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
-                                         form.get("under_21") == "yes"))
-        checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=user_id)
-    elif op == "bust":
-        entry = _entry(event, arg)
-        log = journal.Journal(event, user_id, op, f"{entry.member.name} out")
-        positions = busts.bust(event, {entry: None}, log)
-        log.action.summary = f"{entry.member.name} out in {ordinal(positions[entry])}"
-    elif op == "bust_hand":
-        stacks = {}
-        for entry_id in form.getlist("out"):
-            raw = form.get(f"stack-{entry_id}", "").replace(",", "").strip()
-            stacks[_entry(event, entry_id)] = int(raw) if raw.isdigit() else None
-        log = journal.Journal(event, user_id, op, "")
-        positions = busts.bust(event, stacks, log)
-        log.action.summary = "Out in one hand: " + ", ".join(
-            f"{e.member.name} {ordinal(p)}" for e, p in sorted(positions.items(), key=lambda i: i[1]))[:180]
-    elif op == "dq":
-        entry = _entry(event, arg or form.get("dq_entry", ""))
-        raw = form.get("dq_chips", "").replace(",", "").strip()
-        if raw and not raw.isdigit():
-            raise Refused("Give the chips they had as a whole number, or leave it blank.")
-        log = journal.Journal(event, user_id, op, f"{entry.member.name} disqualified")
-        busts.disqualify(event, entry, form.get("reason", ""), log, user_id, int(raw) if raw else None)
-    elif op in ("draw", "break", "final", "settle"):
-        summary = {"draw": "Seats drawn", "break": "Table broken", "final": "Final table drawn",
-                   "settle": "Night settled"}[op]
-        log = journal.Journal(event, user_id, op, summary)
-        {"draw": seats.draw, "break": seats.break_table, "final": seats.final_table,
-         "settle": settling.settle}[op](event, log)
-    elif op == "deal":
-        counts = {}
-        for entry in field.deal_players(event):
-            raw = form.get(f"deal-{entry.id}", "").replace(",", "").strip()
-            counts[entry] = int(raw) if raw.isdigit() else None
-        log = journal.Journal(event, user_id, op, "Deal put to the vote")
-        deals.open_deal(event, counts, form.get("method", ""), log)
-    elif op == "deal_off":
-        log = journal.Journal(event, user_id, op, "Deal called off")
-        deals.call_off_deal(event, log)
-    elif op == "move_to":
-        proposal, _, where = arg.partition(":")
-        table, _, seat = where.partition(":")
-        entry = _entry(event, form.get(f"mover-{proposal}", ""))
-        if not (table.isdigit() and seat.isdigit()):
-            raise Refused("Pick the seat to move to.")
-        log = journal.Journal(event, user_id, op, f"{entry.member.name} moved to table {table} seat {seat}")
-        seats.move(event, entry, int(table), int(seat), log)
-    elif op == "bonus":
-        entry = _entry(event, arg or form.get("bonus_entry", ""))
-        kind = form.get("kind", "")
-        log = journal.Journal(event, user_id, op, "")
-        chips = bonuses.claim_bonus(event, entry, kind, log, override_reason=form.get("why", ""), user_id=user_id)
-        log.action.summary = f"{entry.member.name}: {BONUS_LABELS.get(kind, kind)} bonus +{chips:,}"
-    else:
-        raise Refused("That button did nothing: reload the page.")
-    log.record()
-    return log.action.summary
+def _member(event: Event, raw: str | None) -> Member:
+    """The member of the event's league that a form field names (Refused otherwise)."""
+    member_id = row_id(raw)
+    member = db.session.get(Member, member_id) if member_id else None
+    if member is None or member.league_id != event.league_id:
+        raise Refused("No such member.")
+    return member
+
+
+@roster_action("undo", record=False)
+def _undo(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """The journal's Undo (no rule id of its own): take back the night's last action exactly, if
+    it is still the one the host's screen showed."""
+    last = journal.last_action(event)
+    if last is None or str(last.id) != arg:
+        raise Refused("Nothing to undo, or it was already undone on another screen.")
+    journal.undo(last)
+    return f"Undone: {last.summary}"
+
+
+@roster_action("confirm")
+def _confirm(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-MEM-1, R-LATE-3: an arrival (or a paid pre-registration request) is confirmed."""
+    entry = _entry(event, arg)
+    checkin.confirm(entry, log)
+    return f"Confirmed {entry.member.name}"
+
+
+@roster_action("reject")
+def _reject(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-MEM-1, R-LATE-3: an arrival (or an unpaid pre-registration request) is turned away."""
+    entry = _entry(event, arg)
+    name = entry.member.name  # read before the entry goes
+    checkin.reject(entry, log)
+    return f"Turned away {name}"
+
+
+@roster_action("id")
+def _id_checked(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-MEM-1: the host saw photo ID for a member under 21."""
+    entry = _entry(event, arg)
+    members.id_checked(entry.member, log)
+    return f"Photo ID checked for {entry.member.name}"
+
+
+@roster_action("walk_in")
+def _walk_in(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-MEM-1, R-LATE-1..4: the host checks in a member (a walk-in, or a pre-registered player
+    arriving) and seats them; once the major break has started, only with a reason (a ruling)."""
+    member = _member(event, arg)
+    checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=current_user.id)
+    return f"Checked in {member.name}"
+
+
+@roster_action("prereg")
+def _prereg(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-LATE-3: the host pre-registers a member with the full buy-in: their stack is in play."""
+    member = _member(event, arg)
+    prereg.pre_register(event, member, log)
+    return f"Pre-registered {member.name}"
+
+
+@roster_action("deduct")
+def _deduct(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-LATE-3: the host confirms (or edits) a late pre-registered player's missed blinds."""
+    entry = _entry(event, arg)
+    chips = whole_number(form.get(f"blinds-{entry.id}"), "Give the chips to deduct as a whole number.")
+    prereg.deduct(entry, chips, log)
+    return f"{entry.member.name}: {chips:,} missed blinds deducted"
+
+
+@roster_action("join")
+def _join(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-MEM-1, R-LATE-1/4: a new member joins on the spot (free, 18 or over) and is checked in."""
+    name = form.get("name", "")
+    member = log.created(members.join(event.league_id, name, form.get("adult") == "yes",
+                                      form.get("under_21") == "yes"))
+    checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=current_user.id)
+    return f"New member {name.strip()}"
+
+
+@roster_action("bust")
+def _bust(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-PTS-5: one player is out and takes the worst position still open."""
+    entry = _entry(event, arg)
+    positions = busts.bust(event, {entry: None}, log)
+    return f"{entry.member.name} out in {ordinal(positions[entry])}"
+
+
+@roster_action("bust_hand")
+def _bust_hand(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-PTS-5/6: the ticked players are out in one hand, ordered by their chips at its start."""
+    refusal = "Give each one's chips at the start of the hand as a whole number."
+    stacks = {_entry(event, entry_id): blank_or_whole_number(form.get(f"stack-{entry_id}"), refusal)
+              for entry_id in form.getlist("out")}
+    positions = busts.bust(event, stacks, log)
+    return "Out in one hand: " + ", ".join(
+        f"{e.member.name} {ordinal(p)}" for e, p in sorted(positions.items(), key=lambda i: i[1]))[:180]
+
+
+@roster_action("dq")
+def _disqualify(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-PTS-5, R-MEM-2, R-CHIP-3: a disqualification, with its reason; the chips they had (or,
+    blank, the average stack) leave play."""
+    entry = _entry(event, arg or form.get("dq_entry"))
+    chips = blank_or_whole_number(form.get("dq_chips"),
+                                  "Give the chips they had as a whole number, or leave it blank.")
+    busts.disqualify(event, entry, form.get("reason", ""), log, current_user.id, chips)
+    return f"{entry.member.name} disqualified"
+
+
+@roster_action("draw")
+def _draw(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-SEAT-1: every player in the game draws a random seat."""
+    seats.draw(event, log)
+    return "Seats drawn"
+
+
+@roster_action("break")
+def _break_table(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-SEAT-3: the table that is due breaks; its players draw new seats."""
+    seats.break_table(event, log)
+    return "Table broken"
+
+
+@roster_action("final")
+def _final_table(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-SEAT-4: everyone fits at one table: a fresh random draw to the final table."""
+    seats.final_table(event, log)
+    return "Final table drawn"
+
+
+@roster_action("move_to")
+def _move(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-SEAT-2: a balancing move (move_to:<proposal>:<table>:<seat>), the host choosing who moves."""
+    proposal, _, where = arg.partition(":")
+    table, _, seat = where.partition(":")
+    entry = _entry(event, form.get(f"mover-{proposal}"))
+    table_no = whole_number(table, "Pick the seat to move to.", low=1)
+    seat_no = whole_number(seat, "Pick the seat to move to.", low=1)
+    seats.move(event, entry, table_no, seat_no, log)
+    return f"{entry.member.name} moved to table {table_no} seat {seat_no}"
+
+
+@roster_action("bonus")
+def _bonus(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-CHIP-1..3: a bonus claim, within its window or with the host's recorded override."""
+    entry = _entry(event, arg or form.get("bonus_entry"))
+    kind = form.get("kind", "")
+    chips = bonuses.claim_bonus(event, entry, kind, log, override_reason=form.get("why", ""), user_id=current_user.id)
+    return f"{entry.member.name}: {BONUS_LABELS.get(kind, kind)} bonus +{chips:,}"
+
+
+@roster_action("deal")
+def _deal(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-PTS-7, R-PAY-2: the chip count of every remaining player, and the split put to their vote."""
+    counts = {entry: blank_or_whole_number(form.get(f"deal-{entry.id}"),
+                                           f"Give {entry.member.name}'s chips as a whole number.")
+              for entry in field.deal_players(event)}
+    deals.open_deal(event, counts, form.get("method", ""), log)
+    return "Deal put to the vote"
+
+
+@roster_action("deal_off")
+def _deal_off(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-PAY-2: the host takes the deal off the ballot; play goes on."""
+    deals.call_off_deal(event, log)
+    return "Deal called off"
+
+
+@roster_action("settle")
+def _settle(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-PTS-1..8, R-LATE-3, R-PAY-1, R-QUAL-1/2: one player remains (or a deal was agreed): the
+    night's positions, points, prizes and the month's tickets."""
+    settling.settle(event, log)
+    return "Night settled"
 
 
 @bp.route("/events/<int:event_id>/players", methods=["POST"])
 def player_action(event_id: int):
     """One host action on the roster, as one transaction that Undo can take back: confirm or turn
     away an arrival (R-MEM-1), check in a walk-in or a new member (R-LATE-1/4), photo ID seen,
-    bust-outs (R-PTS-5/6, several in one hand by stacks), disqualification (R-PTS-5)."""
+    pre-registration and missed blinds (R-LATE-3), bust-outs (R-PTS-5/6, several in one hand by
+    stacks), disqualification (R-PTS-5), seats (R-SEAT-1..4), bonus chips (R-CHIP), the deal
+    (R-PTS-7, R-PAY-2) and settling. An op the roster doesn't have is refused, nothing written."""
     event = my_event(event_id)
     op, _, arg = request.form.get("op", "").partition(":")
-    # Two hosts tapping at once must not both bust the same player (or give two players the same
-    # place): end the read transaction, then take the event's write lock before reading again.
-    db.session.commit()
-    clocks.touch(event)
+    action = ROSTER_ACTIONS.get(op)
+    if action is None:
+        return _players(event, error="That button did nothing: reload the page.", status=422)
     try:
-        message = _player_op(event, op, arg, request.form)
+        with host_action(event, op, record=action.record) as log:
+            message = log.action.summary = action.run(event, arg, request.form, log)
     except Refused as refused:
-        db.session.rollback()
         return _players(event, error=str(refused), status=422)
-    db.session.commit()
-    announce(event)
     return _players(event, message=message)
 
 

@@ -8,6 +8,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from blueprints import page_or_fragment, runs
+from blueprints.forms import row_id
 from blueprints.play.base import bp, phone_entry, private
 from blueprints.play.member_cookie import current_member, remember
 from live import qr
@@ -154,14 +155,14 @@ def host_move_code():
     """R-MEM-1: the host gives a member a one-time code to move their card to a new phone (a lost or
     new phone): from the walk-in search or the member's card. The host reads the code out, or the new
     phone scans the QR code; the member's other phones can be signed out when it is claimed."""
-    raw = request.form.get("member", "")
-    member = db.session.get(Member, int(raw)) if raw.isdigit() else None
+    member_id = row_id(request.form.get("member"))
+    member = db.session.get(Member, member_id) if member_id else None
     if member is None or member.league_id != current_user.league_id:
         abort(404, description="No such member in your league.")
     code, expires = cards.issue_code(member, issued_by=current_user.id)
     db.session.commit()
-    back = request.form.get("event", "")
-    event = db.session.get(Event, int(back)) if back.isdigit() else None
+    back = row_id(request.form.get("event"))
+    event = db.session.get(Event, back) if back else None
     if event is not None and not runs(event):
         event = None
     return private(render_template("play/host_code.html", member=member, event=event,
