@@ -70,7 +70,8 @@ class NightForm(FlaskForm):
     start_time = TimeField("Start", validators=[Optional()])
     event_type = SelectField("Type", choices=[SelectChoice(key, kind.label) for key, kind in EVENT_TYPES.items()])
     host = SelectField("Host", coerce=int)
-    template = SelectField("Blind structure", choices=[SelectChoice(key, label) for key, (label, _) in TEMPLATES.items()])
+    template = SelectField("Blind structure",
+                           choices=[SelectChoice(key, label) for key, (label, _) in TEMPLATES.items()])
 
     def new_event(self, league_id: int, host_id: int) -> Event:
         """The validated night as an event, its structure copied from the chosen template (R-CLOCK-1)."""

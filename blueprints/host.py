@@ -75,7 +75,7 @@ def _my_night_form(form: NightForm) -> NightForm:
 
 @bp.route("/nights", methods=["POST"])
 def new_night():
-    """Create the night (issue 4): a venue, an event type and a blind structure; pre-registration
+    """Create the night: a venue, an event type and a blind structure; pre-registration
     opens and the check-in link exists from now on."""
     form = _my_night_form(NightForm())
     if not form.validate():
@@ -141,7 +141,7 @@ def _submitted_items(form) -> list[dict]:
     major = form.get("major", "")
     items = []
     for row, kind in enumerate(kinds):
-        def value(name, number=True):
+        def value(name, number=True, row=row):  # this row's cell (bound now: B023)
             raw = columns[name][row].strip() if row < len(columns[name]) else ""
             whole = read_whole_number(raw) if number else None
             return raw if whole is None else whole

@@ -92,7 +92,8 @@ def standings(slug: str):
     if bool(month) == bool(year):
         abort(400, description="give exactly one of month=YYYY-MM or year=YYYY")
     try:
-        table = league_standings.month_standings(league, month) if month else league_standings.year_standings(league, year)
+        table = (league_standings.month_standings(league, month) if month
+                 else league_standings.year_standings(league, year))
     except ValueError as problem:
         abort(400, description=str(problem))
     return _json(league_standings.standings_json(table))

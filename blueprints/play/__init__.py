@@ -1,5 +1,5 @@
-"""The player's blueprint: pages anyone can open, no login (issue 5), and a player's own pages,
-found by the member cookie (issues 4, 5). One blueprint, so every URL and `url_for("play.…")` is
+"""The player's blueprint: pages anyone can open, no login, and a player's own pages,
+found by the member cookie. One blueprint, so every URL and `url_for("play.…")` is
 the same whichever module holds the view:
 
 - night:   tonight's game on a player's phone: the event's clock, their entry, the big screen,

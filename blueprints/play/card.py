@@ -1,4 +1,4 @@
-"""The player's own pages (issues 4, 5): their home (/me), the member card and what its QR code
+"""The player's own pages: their home (/me), the member card and what its QR code
 opens, moving the card to a new phone (a one-time code, from the player or the host), and signing
 out their other phones. The blueprint's 429 handler lives here too: the claim form's rate limit is
 what it is for."""

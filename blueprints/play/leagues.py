@@ -1,4 +1,4 @@
-"""League pages anyone can open, no login (issue 5): the home page, and each league's home, month
+"""League pages anyone can open, no login: the home page, and each league's home, month
 and season standings with a name search, qualifiers, each night's results and coming nights."""
 import datetime as dt
 
@@ -21,7 +21,7 @@ TABLE_ID = "standings-table"  # the search swaps only this element (see _standin
 
 @bp.route("/")
 def home():
-    """The home page: tonight's events (to their clock) and each league's page (issue 5)."""
+    """The home page: tonight's events (to their clock) and each league's page."""
     # "Tonight" is each league's own date (R-STD-1): the server's may be a day off a league's venues.
     today = dt.date.today()
     near = db.session.scalars(db.select(Event).options(joinedload(Event.league)).where(

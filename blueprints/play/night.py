@@ -116,7 +116,7 @@ def deal(event_id: int):
                                e for e in field.entrants(event) if e.chips_at_deal is not None]), 422 if error else 200
 
 
-# ---- Pre-registration from the player's own phone (R-LATE-3, issue 4 item 3) ----
+# ---- Pre-registration from the player's own phone (R-LATE-3) ----
 # Only ever for this phone's member (the signed cookie says who): the entry is found from the
 # member, never from the form, so nobody can pre-register or cancel for someone else.
 

@@ -1,4 +1,4 @@
-"""The app shell that makes the pages an installable app (issue 5, PWA): the web app manifest, the
+"""The app shell that makes the pages an installable app: the web app manifest, the
 service worker at the site root, and the offline page it shows for a page it never saved."""
 import hashlib
 import json

@@ -1,4 +1,4 @@
-// ShuffleUp's service worker (issue 5), served from the site root by play.service_worker.
+// ShuffleUp's service worker, served from the site root by play.service_worker.
 // Static assets: precached at install under a versioned cache (the version hashes the static files
 // and the offline page at app start, so a deploy gives phones a fresh copy), then cache-first.
 // Pages: network-first, the offline page when the network fails; pages themselves are never cached.
