@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from blueprints.host import ROSTER_ACTIONS
+from blueprints.host.roster import ROSTER_ACTIONS
 from live.payload import clock_payload
 from services.models import Action, Entry, Event, Member, Ruling
 from tests.conftest import csrf_token, login

@@ -1,201 +1,25 @@
-"""The host's night: the clock and its controls (R-CLOCK), the blind structure, check-in and the roster."""
+"""The night's roster on the host's phone: arrivals, walk-ins, seats, bonus chips, bust-outs, the deal and
+settling, each one journalled host action (R-MEM-1, R-LATE, R-SEAT, R-CHIP, R-PTS, R-PAY)."""
 
 from collections.abc import Callable
 from typing import NamedTuple
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_login import current_user, login_required
+from flask import render_template, request, url_for
+from flask_login import current_user
 from sqlalchemy.orm import joinedload
 from werkzeug.datastructures import MultiDict
-from wtforms import SelectChoice
 
-from blueprints import event_or_404, host_action, is_htmx, page_or_fragment, runs
+from blueprints import host_action, page_or_fragment
 from blueprints.filters import ordinal
-from blueprints.forms import ID_MAX, NightForm, blank_or_whole_number, read_whole_number, row_id, whole_number
-from league import night, structures
+from blueprints.forms import blank_or_whole_number, row_id, whole_number
+from blueprints.host.base import bp, my_event
+from league import night
 from league.chips import BONUS_LABELS
 from league.members import name_key
 from live import qr
-from live.announce import announce
-from live.payload import clock_payload
-from services import (
-    Refused,
-    bonuses,
-    busts,
-    checkin,
-    clocks,
-    deals,
-    field,
-    journal,
-    leagues,
-    members,
-    prereg,
-    seats,
-    settling,
-)
-from services.models import Entry, Event, Member, Venue
+from services import Refused, bonuses, busts, checkin, deals, field, journal, members, prereg, seats, settling
+from services.models import Entry, Event, Member
 from wiring.extensions import db
-
-bp = Blueprint("host", __name__, url_prefix="/host")
-
-
-@bp.before_request
-@login_required
-def _logged_in():
-    """Every host page needs a host's or organiser's login."""
-
-
-def my_event(event_id: int) -> Event:
-    """The event, if the logged-in user runs it (403 otherwise)."""
-    event = event_or_404(event_id)
-    if not runs(event):
-        abort(403)
-    return event
-
-
-@bp.route("/")
-def home():
-    """The host's start page: today's and upcoming events they run, and a new night."""
-    return _home()
-
-
-def _home(form: NightForm | None = None, status: int = 200):
-    events = leagues.upcoming_nights(current_user.league)
-    form = form or _my_night_form(NightForm(formdata=None, date=current_user.league.today(), template="thpa_nightly"))
-    return render_template("host/home.html", events=[e for e in events if runs(e)], form=form), status
-
-
-def _my_night_form(form: NightForm) -> NightForm:
-    """A host creates nights for themselves at the league's venues."""
-    form.venue.choices = [SelectChoice(v.id, v.name) for v in db.session.scalars(
-        db.select(Venue).where(Venue.league_id == current_user.league_id).order_by(Venue.name))]
-    del form.host  # always the host creating it
-    return form
-
-
-@bp.route("/nights", methods=["POST"])
-def new_night():
-    """Create the night: a venue, an event type and a blind structure; pre-registration
-    opens and the check-in link exists from now on."""
-    form = _my_night_form(NightForm())
-    if not form.validate():
-        return _home(form, 422)
-    event = form.new_event(current_user.league_id, current_user.id)
-    db.session.add(event)
-    db.session.commit()
-    return redirect(url_for("host.players", event_id=event.id), 303)
-
-
-GARBLED = "That request was garbled; nothing changed."
-
-
-def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None):
-    return page_or_fragment("host/event.html", "host/_controls.html", event=event,
-                            clock=clock_payload(event) if clock is None else clock, error=error, status=status)
-
-
-@bp.route("/events/<int:event_id>")
-def event(event_id: int):
-    """The host's night screen: the clock and its controls (R-CLOCK-3)."""
-    return _controls(my_event(event_id))
-
-
-@bp.route("/events/<int:event_id>/clock", methods=["POST"])
-def clock_action(event_id: int):
-    """R-CLOCK-3/4: start, pause, resume, next, previous, ±1 min, jump, call the clock.
-
-    The form carries the version the host's screen showed: a repeated tap on flaky wifi, or a
-    second host's change in between, is refused with 409 and the current controls.
-    """
-    event = my_event(event_id)
-    form = request.form
-    try:
-        seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
-        level = blank_or_whole_number(form.get("index"), GARBLED, high=ID_MAX)  # 1-based, as the picker shows
-    except Refused as garbled:
-        return _controls(event, str(garbled), 400)
-    try:
-        clocks.act(event, form.get("action", ""), seen, index=None if level is None else level - 1,
-                   seat=form.get("seat"))
-    except clocks.StaleClock:
-        db.session.rollback()
-        return _controls(event, "The clock changed on another screen; here it is now. Tap again if needed.", 409)
-    except ValueError as problem:
-        db.session.rollback()
-        return _controls(event, str(problem), 422)
-    db.session.commit()
-    clock = announce(event)
-    if not is_htmx():
-        return redirect(url_for("host.event", event_id=event.id), 303)
-    return _controls(event, clock=clock)
-
-
-FIELDS = ("minutes", "small_blind", "big_blind", "ante", "label", "colour_up")
-
-
-def _submitted_items(form) -> list[dict]:
-    """The editor's rows as the structure's JSON form; numbers that don't parse stay text so the
-    check names them ("minutes must be a whole number, not '1o'")."""
-    kinds = form.getlist("kind")
-    columns = {name: form.getlist(name) for name in FIELDS}
-    major = form.get("major", "")
-    items = []
-    for row, kind in enumerate(kinds):
-        def value(name, number=True, row=row):  # this row's cell (bound now: B023)
-            raw = columns[name][row].strip() if row < len(columns[name]) else ""
-            whole = read_whole_number(raw) if number else None
-            return raw if whole is None else whole
-        if kind == "break":
-            items.append({"kind": "break", "minutes": value("minutes"), "label": value("label", False) or "Break",
-                          "colour_up": value("colour_up", False), "major": major == str(row + 1)})
-        else:
-            items.append({"kind": "level", "minutes": value("minutes"), "small_blind": value("small_blind"),
-                          "big_blind": value("big_blind"), "ante": value("ante") if value("ante") != "" else 0})
-    return items
-
-
-def _editor(event, items=None, errors=(), message=None, status=200):
-    # The editor needs the clock's version and place only, not the live payload (entries, counts).
-    return page_or_fragment(
-        "host/structure.html", "host/_structure.html", event=event, clock=clocks.state_of(event),
-        items=structures.to_json(clocks.structure_of(event)) if items is None else items, errors=list(errors),
-        message=message,
-        templates=[(key, label) for key, (label, _) in structures.TEMPLATES.items()], status=status)
-
-
-@bp.route("/events/<int:event_id>/structure", methods=["GET", "POST"])
-def structure(event_id: int):
-    """R-CLOCK-1: the blind structure editor: edit levels and breaks, add, remove, reorder,
-    duplicate, or start from a template. A change is saved only when the whole structure passes
-    its checks; otherwise the host's edits come back with the reasons and nothing is saved."""
-    event = my_event(event_id)
-    if request.method == "GET":
-        return _editor(event)
-    form = request.form
-    op, _, where = form.get("op", "save").partition(":")
-    try:
-        seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
-        if op == "template":
-            items = structures.to_json(structures.TEMPLATES[form.get("template", "")][1])
-        else:
-            items = _submitted_items(form)
-            if op != "save":
-                items = structures.edit_items(items, op, whole_number(where or "0", GARBLED, high=ID_MAX) - 1)
-    except (ValueError, KeyError):  # Refused is a ValueError
-        return _editor(event, errors=[GARBLED], status=400)
-    try:
-        new = structures.from_json(items)
-    except structures.StructureError as problem:
-        return _editor(event, items, problem.errors, "Not saved: fix the items marked below.", 422)
-    try:
-        clocks.set_structure(event, new, seen)
-    except clocks.StaleClock:
-        db.session.rollback()
-        return _editor(event, errors=["The clock changed on another screen; here is the structure now."],
-                       status=409)
-    db.session.commit()
-    announce(event)
-    return _editor(event, message="Saved.")
 
 
 def _roster(event: Event, entries: list[Entry]):
@@ -244,13 +68,9 @@ def member_search(event_id: int):
     return render_template("host/_search.html", event=event, found=found, q=q)
 
 
-# ---- The roster's actions ----
-# Every roster button posts op=<name>[:<argument>] to the one URL below; each name has one small
-# handler here. The route opens host_action around it (the event's write lock, one journalled
-# transaction, committed and announced), so a handler only does its one thing through the
-# services and returns what to tell the host, which is also the journal's summary of it.
-
 Form = MultiDict[str, str]
+
+
 RosterHandler = Callable[[Event, str, Form, journal.Journal], str]
 
 

@@ -1,0 +1,15 @@
+"""The host's blueprint: one host (or an organiser) runs the night from a phone. One blueprint, so
+every URL and `url_for("host.…")` is the same whichever module holds the view:
+
+- nights: the start page and a new night
+- clock:  the clock's controls and the blind structure editor (R-CLOCK-1..4)
+- roster: check-in, seats, bonus chips, bust-outs, the deal and settling, each one journalled
+          host action with Undo
+
+base.py holds the blueprint, its login check and `my_event`; importing the view modules here is
+what adds their routes to it."""
+
+from blueprints.host import clock, nights, roster
+from blueprints.host.base import bp
+
+__all__ = ["bp", "clock", "nights", "roster"]
