@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: install run dev test test-fast bench clean
+.PHONY: install run dev chromium test test-fast bench clean
 
 $(BIN)/activate: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,19 @@ dev: install instance/config.py
 	$(BIN)/flask league demo
 	$(BIN)/flask run --debug --host 127.0.0.1 --port $(PORT)
 
-test: install
+# The browser tests drive Debian's Chromium (never a browser Playwright downloads): install it from
+# Debian's packages when this machine can, or stop at once with the one command to run.
+CHROMIUM ?= /usr/lib/chromium/chromium
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-dejavu-core; \
+	  else \
+	    echo "The browser tests need Debian's Chromium: run  sudo apt-get install chromium  then make test again." >&2; exit 1; \
+	  fi; \
+	fi
+
+test: install chromium
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
