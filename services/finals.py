@@ -13,6 +13,7 @@ from sqlalchemy import func
 from league import finals
 from league.events import event_type
 from league.qualify import shootout_qualifiers
+from league.statuses import EntryStatus
 from services import Refused
 from services.journal import Journal
 from services.models import Entry, Event, Member, Ruling, Ticket, utcnow
@@ -117,7 +118,9 @@ def entry_stack(event: Event, entry: Entry) -> int | None:
     if event.event_type != "highroller_final":
         return None
     row = _row(_month_table(event), entry.member_id)
-    early = finals.registered_early(entry.created_at or utcnow(), starts_at_utc(event))
+    # Only a pre-registration (or a phone's request to pre-register) is a registration ahead.
+    ahead = entry.pre_registered or entry.status == EntryStatus.REQUESTED
+    early = ahead and finals.registered_early(entry.created_at or utcnow(), starts_at_utc(event))
     return finals.starting_stack(event.event_type, event.league.kind, row.events if row else 0, early)
 
 
