@@ -8,7 +8,7 @@ from league.points import PARTICIPANT_STATUSES
 from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
 from services import Refused, clocks, finals
 from services.clocks import clock_view
-from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, starting_stack
+from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
 from services.models import Entry, Event, Member, utcnow
 from wiring.extensions import db
@@ -129,7 +129,8 @@ def remove_absentees(event: Event, journal: Journal) -> int:
     if not waiting:
         return 0
     absent = night.absent_at_final_table(waiting, (), starting_stack(event),
-                                         {entry_id: bonus_chips(e) for entry_id, e in waiting.items()})
+                                         {entry_id: bonus_chips(e) for entry_id, e in waiting.items()},
+                                         {entry_id: stack_of(event, e) for entry_id, e in waiting.items()})  # R-FIN
     for entry_id in absent.players:
         entry = journal.touch(waiting[entry_id])
         entry.status, entry.position = EntryStatus.NO_SHOW, None
