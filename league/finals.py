@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
+
+from league.qualify import may_enter_final
 
 LEAGUE_KINDS = ("cash", "free")
 
@@ -99,3 +102,94 @@ def starting_stack(
     if registered_24h_before:
         stack += spec.early_registration_bonus
     return stack
+
+
+# --- Who may enter a final (R-QUAL-3..5) ---------------------------------------------------
+
+FINAL_LABELS = {"monthly_final": "Monthly Final", "highroller_final": "High-roller Final",
+                "top10_shootout": "Top-10 Shoot-out"}
+
+
+def qualifying_month(event_date: dt.date, stored_month: str | None = None) -> str:
+    """The month (YYYY-MM) whose qualifiers a final is for (R-QUAL-1..5).
+
+    House decision: a final is held after the month it closes, so by default it is for the
+    calendar month before its date; an organiser may store another month on the event.
+    """
+    if stored_month:
+        return stored_month
+    previous = event_date.replace(day=1) - dt.timedelta(days=1)
+    return previous.strftime("%Y-%m")
+
+
+def month_label(month: str) -> str:
+    """"2026-11" as "November 2026"."""
+    return dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What a player holds for one month, read by the caller (R-QUAL-1..5).
+
+    `ticket` is "none", "unused" or "used" (presented at a final already, R-QUAL-3);
+    `events_played` counts the league events they played that month (R-QUAL-5);
+    `shootout` says whether they are among the Top-10 Shoot-out's qualifiers (R-QUAL-4);
+    `new_member` is a member with no game behind them at all.
+    """
+
+    events_played: int = 0
+    ticket: str = "none"
+    shootout: bool = False
+    new_member: bool = False
+
+
+@dataclass(frozen=True)
+class Admission:
+    """Whether a player may enter a final, and if not why (said to them) under which rule."""
+
+    admitted: bool
+    reason: str = ""
+    rule_id: str = ""
+
+
+ADMITTED = Admission(True)
+
+
+def admission(event_type: str, month: str, standing: Standing) -> Admission:
+    """Whether a player may enter final `event_type` for `month` (R-QUAL-3, R-QUAL-4, R-QUAL-5).
+
+    Monthly Final: an unused ticket of that month (presented once, R-QUAL-3). Top-10 Shoot-out:
+    a qualifier of that month's table (R-QUAL-4). High-roller Final: at least one event that
+    month (R-QUAL-5), which every final asks. A brand-new member qualifies for none. Every
+    refusal is one the host may override with a reason (the caller records the ruling).
+    """
+    label = FINAL_LABELS.get(event_type)
+    if label is None:
+        raise ValueError(f"{event_type!r} is not a final (finals: {', '.join(FINAL_LABELS)})")
+    when = month_label(month)
+    if standing.new_member:
+        return Admission(False, f"New members can't enter the {label}: it is for {when}'s qualifiers. "
+                                "Join at a nightly game.", "R-QUAL-5")
+    if event_type == "monthly_final":
+        if standing.ticket == "none":
+            return Admission(False, f"No Monthly Final ticket for {when}: tickets come from a top-5 "
+                                    "finish in a nightly game", "R-QUAL-3")
+        if standing.ticket == "used":
+            return Admission(False, f"The Monthly Final ticket for {when} has already been presented: "
+                                    "a ticket admits once", "R-QUAL-3")
+    if event_type == "top10_shootout" and not standing.shootout:
+        return Admission(False, f"Not in the Top-10 Shoot-out for {when}: it is for the ten highest "
+                                "monthly point scorers, and anyone tied with 10th", "R-QUAL-4")
+    if not may_enter_final(standing.events_played):
+        return Admission(False, f"No games played in {when}: the {label} needs at least one event "
+                                "that month", "R-QUAL-5")
+    return ADMITTED
+
+
+EARLY_REGISTRATION_AHEAD = dt.timedelta(hours=24)
+
+
+def registered_early(registered_at: dt.datetime, starts_at: dt.datetime) -> bool:
+    """Whether a registration at `registered_at` was 24 h or more before the start (R-FIN's
+    High-roller Final +2,000). Both in the same clock (the caller's, e.g. UTC)."""
+    return registered_at <= starts_at - EARLY_REGISTRATION_AHEAD

@@ -339,22 +339,23 @@ class Absentees:
 
 def absent_at_final_table(
     preregistered: Iterable[Hashable], arrived: Collection[Hashable], starting_stack: int,
-    bonus_chips: Mapping[Hashable, int] | None = None,
+    bonus_chips: Mapping[Hashable, int] | None = None, own_stacks: Mapping[Hashable, int] | None = None,
 ) -> Absentees:
     """Remove the pre-registered players who have not arrived by the final table (R-LATE-3).
 
     Their stacks were in play from the start, untouched (missed blinds are deducted only on
     arrival), so each takes out the starting stack plus any bonus already accepted for them
     (early registration, say). They forfeit the buy-in, earn no points and do not count in
-    the field.
+    the field. `own_stacks`: a player's own starting stack where it differs from `starting_stack`
+    (R-FIN's High-roller Final).
     """
-    bonus_chips = bonus_chips or {}
+    bonus_chips, own_stacks = bonus_chips or {}, own_stacks or {}
     if not is_whole(starting_stack) or starting_stack < 0:
         raise ValueError(f"impossible starting stack {starting_stack!r}")
     absent = [player for player in dict.fromkeys(preregistered) if player not in arrived]
     order = key_order(absent)
     absent.sort(key=order.__getitem__)
-    removed = {player: starting_stack + bonus_chips.get(player, 0) for player in absent}
+    removed = {player: own_stacks.get(player, starting_stack) + bonus_chips.get(player, 0) for player in absent}
     return Absentees(tuple(absent), sum(removed.values()), removed)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from league import night
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
-from services import Refused
+from services import Refused, finals
 from services.clocks import clock_view
 from services.field import drop_entry, entry_of, live_game_elsewhere
 from services.journal import Journal
@@ -33,6 +33,8 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
         if entry.status in LIVE:
             return entry  # a second tap or a second scan: already in
         raise Refused(f"{member.name} has already played in this game.")
+    # R-QUAL-3..5: a final admits only its month's qualifiers (the host may override, a ruling).
+    finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
     decision = night.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
     if not decision.accepted:
@@ -52,6 +54,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
         if journal:
             journal.touch(entry)
         entry.status, entry.arrived_at = status, utcnow()
+    finals.set_stack(event, entry)  # R-FIN: a final's stack by player
     if by_host and journal:
         db.session.flush()
         seat_late_arrival(event, entry, journal)
@@ -77,5 +80,6 @@ def reject(entry: Entry, journal: Journal) -> None:
     request whose buy-in was never paid (R-LATE-3): the entry goes."""
     if entry.status not in (EntryStatus.PENDING, REQUESTED):
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
+    finals.give_back_ticket(entry, journal)  # R-QUAL-3: a ticket presented at a turned-away arrival
     drop_entry(entry, journal)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sqlalchemy import func
 
-from league import chips, night, payouts
+from league import chips, finals, night, payouts
+from league.events import event_type
 from league.statuses import FIELD, LIVE, OPEN_EVENTS, STACK_IN_PLAY, STILL_IN, EntryStatus
 from services.journal import Journal
 from services.models import BonusClaim, Entry, Event, Member
@@ -21,7 +22,8 @@ def entries_of(event: Event) -> list:
     read (id, status, table, seat, position, chips removed): one read, and no 200 objects built on
     the path of every host action and every stream message."""
     return list(db.session.execute(db.select(Entry.id, Entry.status, Entry.table_no, Entry.seat_no, Entry.position,
-                                             Entry.chips_removed).where(Entry.event_id == event.id).order_by(Entry.id)))
+                                             Entry.chips_removed, Entry.starting_stack)
+                                   .where(Entry.event_id == event.id).order_by(Entry.id)))
 
 
 def players_left(event: Event, entries: list | None = None) -> int:
@@ -46,9 +48,20 @@ def bonus_chips(entry: Entry) -> int:
 
 
 def starting_stack(event: Event) -> int:
-    """The event type's starting stack (R-CHIP-1; a league setting)."""
-    return (event.league.settings or {}).get(event.event_type, {}).get(
-        "starting_stack", chips.DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
+    """The event type's starting stack (R-CHIP-1; a league setting). A final's default is R-FIN's for
+    the league's kind (a free league's Monthly Final starts at 6,000, a cash league's at 10,000); a
+    player whose own stack differs (the High-roller Final's) has it on their entry (stack_of)."""
+    default = (finals.final_spec(event.event_type, event.league.kind).starting_stack
+               if event_type(event.event_type).is_final
+               else chips.DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
+    return (event.league.settings or {}).get(event.event_type, {}).get("starting_stack", default)
+
+
+def stack_of(event: Event, entry, default: int | None = None) -> int:
+    """R-CHIP-3, R-FIN: the starting stack this entry (a model or an entries_of row) put in play."""
+    if entry.starting_stack is not None:
+        return entry.starting_stack
+    return starting_stack(event) if default is None else default
 
 
 def chip_count(event: Event, entries: list | None = None) -> tuple[int, int | None]:
@@ -59,7 +72,11 @@ def chip_count(event: Event, entries: list | None = None) -> tuple[int, int | No
         Entry.event_id == event.id, Entry.status.in_(STACK_IN_PLAY))) or 0)  # int(): as bonus_chips
     removed = sum(e.chips_removed for e in in_play)
     left = players_left(event, entries)
-    return night.chip_count(starting_stack(event), len(in_play), bonuses, removed, left)
+    default = starting_stack(event)
+    if all(e.starting_stack is None for e in in_play):
+        return night.chip_count(default, len(in_play), bonuses, removed, left)
+    in_chips = chips.chips_in_play(sum(stack_of(event, e, default) for e in in_play), bonuses, removed)
+    return in_chips, chips.average_stack(in_chips, left)
 
 
 def entrants(event: Event) -> list[Entry]:

@@ -164,6 +164,9 @@ class Event(db.Model):
     guarantee: Mapped[int] = mapped_column(default=0)
     deal_status: Mapped[str] = mapped_column(String(8), default=DealStatus.NONE)  # DealStatus
     deal_method: Mapped[str | None] = mapped_column(String(10))  # DealMethod: the split on the ballot
+    # A final's qualifying month, YYYY-MM (R-QUAL-3..5); None: the month before its date
+    # (league.finals.qualifying_month). Unused by other events.
+    final_month: Mapped[str | None] = mapped_column(String(7))
     settled_at: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
@@ -204,6 +207,9 @@ class Entry(db.Model):
     chips_removed: Mapped[int] = mapped_column(BigInteger, default=0)  # missed blinds, absent stacks (R-CHIP-3)
     bust_hand: Mapped[int | None]  # bust-outs in one hand share a number (R-PTS-6)
     stack_at_bust: Mapped[int | None] = mapped_column(BigInteger)
+    # The player's own starting stack where it differs by player (R-FIN: the High-roller Final's
+    # 20,000/25,000/+2,000); None: the event type's (services.field.starting_stack).
+    starting_stack: Mapped[int | None] = mapped_column(BigInteger)
     # The player's secret vote on the deal (R-PAY-2): only the tally is ever shown.
     deal_vote: Mapped[bool | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
@@ -257,9 +263,11 @@ class Ticket(db.Model):
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
     position: Mapped[int]
     presented_at: Mapped[dt.datetime | None]
+    # The final it was presented at (R-QUAL-3): turning that arrival away gives the ticket back.
+    presented_event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="SET NULL"))
 
     member: Mapped[Member] = relationship()
-    event: Mapped[Event] = relationship()
+    event: Mapped[Event] = relationship(foreign_keys=[event_id])
 
 
 class Ruling(db.Model):

@@ -6,9 +6,9 @@ from league import night
 from league.members import ADULTS_ONLY
 from league.points import PARTICIPANT_STATUSES
 from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
-from services import Refused, clocks
+from services import Refused, clocks, finals
 from services.clocks import clock_view
-from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, starting_stack
+from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
 from services.models import Entry, Event, Member, utcnow
 from wiring.extensions import db
@@ -20,10 +20,12 @@ def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
         raise Refused(f"{member.name} is already in this game.")
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
+    finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
     entry = Entry(event_id=event.id, member_id=member.id, status=EntryStatus.REGISTERED, pre_registered=True)
     db.session.add(entry)
     db.session.flush()
     journal.created(entry)
+    finals.set_stack(event, entry)  # R-FIN: a final's stack by player
     return entry
 
 
@@ -62,12 +64,14 @@ def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: 
         if not adult:
             raise Refused(ADULTS_ONLY)
         journal.touch(member).adult_confirmed_at = utcnow()
+    finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
     cash = event.buy_in > 0
     entry = Entry(event_id=event.id, member_id=member.id, status=REQUESTED if cash else EntryStatus.REGISTERED,
                   pre_registered=not cash)
     db.session.add(entry)
     db.session.flush()
     journal.created(entry)
+    finals.set_stack(event, entry)  # R-FIN: a final's stack by player
     return entry
 
 
@@ -125,7 +129,8 @@ def remove_absentees(event: Event, journal: Journal) -> int:
     if not waiting:
         return 0
     absent = night.absent_at_final_table(waiting, (), starting_stack(event),
-                                         {entry_id: bonus_chips(e) for entry_id, e in waiting.items()})
+                                         {entry_id: bonus_chips(e) for entry_id, e in waiting.items()},
+                                         {entry_id: stack_of(event, e) for entry_id, e in waiting.items()})  # R-FIN
     for entry_id in absent.players:
         entry = journal.touch(waiting[entry_id])
         entry.status, entry.position = EntryStatus.NO_SHOW, None

@@ -354,3 +354,8 @@ def test_r_pay_1_prizes_refusals():
         prizes_for({"a": 1, "b": 3}, {}, [100])
     with pytest.raises(ValueError, match="status"):
         prizes_for({"a": 1}, {"a": "no_show"}, [100])
+
+
+def test_r_late_3_absentee_takes_out_their_own_r_fin_stack():
+    absent = absent_at_final_table(["a", "b"], (), 20_000, {"a": 0}, {"b": 25_000})
+    assert absent.removed == {"a": 20_000, "b": 25_000} and absent.chips_removed == 45_000

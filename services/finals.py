@@ -1,0 +1,141 @@
+"""Finals in the database (R-QUAL-3..5, R-FIN): who may enter a final, the Monthly Final ticket
+presented at its check-in, and each entrant's own starting stack.
+
+league.finals decides; this module reads the month's tickets and standings, records the host's
+overrides as rulings and writes through the caller's Journal. It never commits.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import func
+
+from league import finals
+from league.events import event_type
+from league.qualify import shootout_qualifiers
+from league.statuses import EntryStatus
+from services import Refused
+from services.journal import Journal
+from services.models import Entry, Event, Member, Ruling, Ticket, utcnow
+from services.tables import month_standings
+from wiring.extensions import db
+
+OVERRIDE_KIND = "final_entry_override"
+
+
+def is_final(event: Event) -> bool:
+    """Whether the event is a final (R-PTS-8's Monthly Final, High-roller Final, Top-10 Shoot-out)."""
+    return event_type(event.event_type).is_final
+
+
+def final_month(event: Event) -> str:
+    """The month (YYYY-MM) whose qualifiers the final is for: the one stored on the event, else the
+    month before its date (league.finals.qualifying_month)."""
+    return finals.qualifying_month(event.date, event.final_month)
+
+
+def ticket_of(event: Event, member: Member) -> Ticket | None:
+    """R-QUAL-1..3: the member's Monthly Final ticket for the final's month, if any."""
+    return db.session.scalar(db.select(Ticket).where(
+        Ticket.league_id == event.league_id, Ticket.month == final_month(event), Ticket.member_id == member.id))
+
+
+def _month_table(event: Event):
+    return month_standings(event.league, final_month(event))
+
+
+def _row(table, member_id: int):
+    return next((row for row in table if row.key == member_id), None)
+
+
+def _new_member(event: Event, member: Member) -> bool:
+    # A member with no entry in any other event of the league: they joined tonight.
+    return not db.session.scalar(db.select(func.count()).select_from(Entry).join(Event).where(
+        Entry.member_id == member.id, Event.league_id == event.league_id, Event.id != event.id))
+
+
+def standing_of(event: Event, member: Member) -> finals.Standing:
+    """What the member holds for the final's month (R-QUAL-1..5), read for league.finals."""
+    table = _month_table(event)
+    row = _row(table, member.id)
+    ticket = ticket_of(event, member) if event.event_type == "monthly_final" else None
+    return finals.Standing(
+        events_played=row.events if row else 0,
+        ticket="none" if ticket is None else ("used" if ticket.presented_at else "unused"),
+        shootout=event.event_type == "top10_shootout" and any(r.key == member.id for r in shootout_qualifiers(table)),
+        new_member=_new_member(event, member))
+
+
+def admission(event: Event, member: Member) -> finals.Admission:
+    """R-QUAL-3..5: whether the member may enter this final (always admitted to other events)."""
+    if not is_final(event):
+        return finals.ADMITTED
+    return finals.admission(event.event_type, final_month(event), standing_of(event, member))
+
+
+def _overridden(event: Event, member: Member) -> bool:
+    return any((r.detail or {}).get("member_id") == member.id for r in db.session.scalars(
+        db.select(Ruling).where(Ruling.event_id == event.id, Ruling.kind == OVERRIDE_KIND)))
+
+
+def admit(event: Event, member: Member, journal: Journal | None = None, *, present_ticket: bool = True,
+          by_host: bool = False, override_reason: str = "", user_id: int | None = None) -> None:
+    """R-QUAL-3..5: let the member into a final, or raise Refused with the reason. The host may
+    override a refusal with a reason, recorded as a ruling; a player already let in by a ruling
+    (say at pre-registration) is not asked again. `present_ticket`: a Monthly Final ticket is
+    presented now (check-in) and marked used, so it can't admit twice (R-QUAL-3); pre-registration
+    only checks it. Other events: nothing to do."""
+    if not is_final(event):
+        return
+    decision = admission(event, member)
+    if decision.admitted:
+        if present_ticket and event.event_type == "monthly_final":
+            ticket = ticket_of(event, member)
+            if journal:
+                journal.touch(ticket)
+            ticket.presented_at, ticket.presented_event_id = utcnow(), event.id
+        return
+    if _overridden(event, member):
+        return
+    if not (by_host and override_reason.strip()):
+        raise Refused(decision.reason)
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=OVERRIDE_KIND,
+                          rule_id=decision.rule_id, reason=override_reason.strip()[:500],
+                          detail={"member": member.name, "member_id": member.id, "refused": decision.reason}))
+    db.session.flush()
+
+
+def starts_at_utc(event: Event) -> dt.datetime:
+    """When the event starts, naive UTC as the timestamps are stored (no start time: midnight)."""
+    local = dt.datetime.combine(event.date, event.start_time or dt.time(0, 0), tzinfo=event.league.zone())
+    return local.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def entry_stack(event: Event, entry: Entry) -> int | None:
+    """R-FIN: the entrant's own starting stack in a High-roller Final (20,000, or 25,000 with 2+ events
+    in the final's month, +2,000 for registering 24 h before); None elsewhere (the event type's
+    stack, services.field.starting_stack)."""
+    if event.event_type != "highroller_final":
+        return None
+    row = _row(_month_table(event), entry.member_id)
+    # Only a pre-registration (or a phone's request to pre-register) is a registration ahead.
+    ahead = entry.pre_registered or entry.status == EntryStatus.REQUESTED
+    early = ahead and finals.registered_early(entry.created_at or utcnow(), starts_at_utc(event))
+    return finals.starting_stack(event.event_type, event.league.kind, row.events if row else 0, early)
+
+
+def set_stack(event: Event, entry: Entry) -> None:
+    """R-FIN, R-CHIP-3: put the entrant's own starting stack on their entry where it differs by player.
+    Called where the entry is created or already noted in the action's journal."""
+    stack = entry_stack(event, entry)
+    if stack is not None:
+        entry.starting_stack = stack
+
+
+def give_back_ticket(entry: Entry, journal: Journal) -> None:
+    """R-QUAL-3: an entry that leaves the final before playing (turned away, undone) gives back the
+    Monthly Final ticket it presented there."""
+    for ticket in db.session.scalars(db.select(Ticket).where(
+            Ticket.presented_event_id == entry.event_id, Ticket.member_id == entry.member_id)):
+        journal.touch(ticket)
+        ticket.presented_at = ticket.presented_event_id = None
