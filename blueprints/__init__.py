@@ -66,6 +66,15 @@ def runs(event: Event) -> bool:
         current_user.is_organiser or event.host_id == current_user.id)
 
 
+def lock_event(event: Event) -> None:
+    """End the read transaction, then take the event's write lock (its version moves on: an UPDATE
+    of its row, held to the commit or rollback), so that what is read next is what the phones
+    that went before left, and no other write on the night can interleave with this one. Every
+    read-decide-write on a night starts here: a host's action, a check-in, a vote, a pre-registration."""
+    db.session.commit()
+    clocks.touch(event)
+
+
 @contextmanager
 def host_action(event: Event, kind: str, summary: str = "", *, record: bool = True) -> Iterator[journal.Journal]:
     """One host action on the night as one transaction that Undo can take back (the journal).
@@ -78,8 +87,7 @@ def host_action(event: Event, kind: str, summary: str = "", *, record: bool = Tr
     nothing is written, and the refusal goes on to the caller. `record=False` is for Undo alone,
     which marks an earlier action undone instead of being one.
     """
-    db.session.commit()
-    clocks.touch(event)
+    lock_event(event)
     log = journal.Journal(event, current_user.id, kind, summary)
     try:
         yield log

@@ -3,8 +3,10 @@ import json
 
 import click
 from flask.cli import AppGroup
+from sqlalchemy.exc import IntegrityError
 
 from league.results_file import ResultsFileError, parse_results
+from league.text import clean_text, text_problem
 from services import leagues, results, standings
 from wiring.extensions import db
 
@@ -117,10 +119,19 @@ def create_user_command(league_name, username, role, password):
     """Create an organiser or host login."""
     from services.models import User
     league = _league(league_name)
+    if problem := text_problem(username, 80, "the username", required=True):  # User.username: String(80)
+        raise click.ClickException(problem + "; nothing was created")
+    username = clean_text(username)
+    if db.session.scalar(db.select(User.id).where(User.username == username)):
+        raise click.ClickException(f"the username {username!r} is taken: choose another; nothing was created")
     user = User(username=username, display_name=username, role=role, league_id=league.id)
     user.set_password(password)
     db.session.add(user)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # taken between the check and the write
+        db.session.rollback()
+        raise click.ClickException(f"the username {username!r} is taken: choose another; nothing was created") from None
     click.echo(f"Created {role} {username}.")
 
 

@@ -2,10 +2,11 @@
 parser of the whole numbers (ids, chips, versions) that the hand-written host and player forms post."""
 from flask_wtf import FlaskForm
 from wtforms import DateField, PasswordField, SelectChoice, SelectField, StringField, TimeField
-from wtforms.validators import DataRequired, Length, Optional, Regexp
+from wtforms.validators import DataRequired, Length, Optional, Regexp, ValidationError
 
-from league.events import EVENT_TYPES
+from league.events import EVENT_TYPES, date_problem
 from league.structures import TEMPLATES, to_json
+from league.text import as_sentence, clean_text, text_problem
 from services import Refused
 from services.models import Event
 
@@ -47,10 +48,24 @@ def row_id(raw: str | None) -> int | None:
     return read_whole_number(raw, low=1, high=ID_MAX)
 
 
+class TypedText:
+    """A field's text can be stored (league.text.text_problem: no NUL, control or invisible
+    characters, at most `max_length` once cleaned); the field's data becomes its clean form."""
+
+    def __init__(self, max_length: int, what: str) -> None:
+        self.max_length, self.what = max_length, what
+
+    def __call__(self, form, field) -> None:
+        if problem := text_problem(field.data or "", self.max_length, self.what):
+            raise ValidationError(as_sentence(problem))
+        field.data = clean_text(field.data or "")
+
+
 class VenueForm(FlaskForm):
     """A new venue (pub) of the league."""
-    name = StringField("Venue", validators=[DataRequired("Give the venue a name."), Length(max=120)])
-    address = StringField("Address", validators=[Optional(), Length(max=200)])
+    name = StringField("Venue", validators=[DataRequired("Give the venue a name."),
+                                            TypedText(120, "the venue's name")])  # Venue.name: String(120)
+    address = StringField("Address", validators=[Optional(), TypedText(200, "the address")])
 
 
 class HostForm(FlaskForm):
@@ -58,7 +73,8 @@ class HostForm(FlaskForm):
     username = StringField("Username", validators=[
         DataRequired("Choose a username."), Length(min=3, max=40),
         Regexp(r"^[A-Za-z0-9._-]+$", message="Letters, digits, dots, dashes and underscores only.")])
-    display_name = StringField("Name shown", validators=[DataRequired("Give the host's name."), Length(max=80)])
+    display_name = StringField("Name shown", validators=[DataRequired("Give the host's name."),
+                                                         TypedText(80, "the name shown")])  # String(80)
     password = PasswordField("Password", validators=[
         DataRequired("Choose a password."), Length(min=8, message="At least 8 characters.")])
 
@@ -72,6 +88,11 @@ class NightForm(FlaskForm):
     host = SelectField("Host", coerce=int)
     template = SelectField("Blind structure",
                            choices=[SelectChoice(key, label) for key, (label, _) in TEMPLATES.items()])
+
+    def validate_date(self, field) -> None:
+        """A night between 2000 and 2100 (league.events.date_problem)."""
+        if field.data is not None and (problem := date_problem(field.data)):
+            raise ValidationError(as_sentence(problem))
 
     def new_event(self, league_id: int, host_id: int) -> Event:
         """The validated night as an event, its structure copied from the chosen template (R-CLOCK-1)."""

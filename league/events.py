@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
+
+# The years a league's night can be in: a date outside is a typing slip ("0026-11-03"), and the
+# months and seasons it would make (R-STD-1/2) could never be settled.
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+
+
+def date_problem(date: dt.date) -> str | None:
+    """Why a night cannot be on this date (outside FIRST_YEAR..LAST_YEAR), or None."""
+    if not FIRST_YEAR <= date.year <= LAST_YEAR:
+        return f"the date {date.isoformat()} is not between {FIRST_YEAR} and {LAST_YEAR}"
+    return None
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,13 @@ import datetime as dt
 import io
 from dataclasses import dataclass
 
-from league.events import EVENT_TYPES
+from league.events import EVENT_TYPES, date_problem
 from league.members import clean_name, name_key, name_problem
 from league.points import STATUSES, check_finishing_order
 from league.statuses import EntryStatus
+from league.text import text_problem
+
+MAX_VENUE_LENGTH = 120  # Venue.name is String(120)
 
 REQUIRED_COLUMNS = ("date", "venue", "event_type", "position", "player")
 OPTIONAL_COLUMNS = ("start_time", "status")
@@ -61,9 +64,12 @@ def _parse_date(text: str) -> dt.date:
     try:
         if len(text) != 10:
             raise ValueError
-        return dt.date.fromisoformat(text)
+        date = dt.date.fromisoformat(text)
     except ValueError:
         raise ValueError(f"bad date {text!r}: use YYYY-MM-DD") from None
+    if problem := date_problem(date):
+        raise ValueError(problem)
+    return date
 
 
 def _parse_time(text: str) -> dt.time | None:
@@ -82,9 +88,9 @@ def _parse_row(record: dict[str, str]) -> tuple[tuple, str, ResultRow, str]:
     """One line → (event key, event type, row, venue); ValueError names what is wrong."""
     date = _parse_date(record["date"])
     start_time = _parse_time(record.get("start_time", ""))
+    if problem := text_problem(record["venue"], MAX_VENUE_LENGTH, "the venue", required=True):
+        raise ValueError(problem)
     venue = clean_name(record["venue"])
-    if not venue:
-        raise ValueError("the venue is empty")
     event_type = record["event_type"].casefold()
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown event type {record['event_type']!r}: use one of {', '.join(EVENT_TYPES)}")

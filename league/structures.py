@@ -5,9 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from league.text import text_problem
+
 MS_PER_MINUTE = 60_000
 MIN_MINUTES = 1
 MAX_MINUTES = 180
+# More items than any night plays (a long final has ~40): every screen's stream carries the whole
+# structure, so a pasted or scripted 3,000-level one would weigh on every phone in the room.
+MAX_ITEMS = 100
+MAX_LABEL_LENGTH = 40  # a break's label, as the editor's field holds it
+MAX_COLOUR_UP_LENGTH = 80  # a break's colour-up note
 # R-LATE-1: "the major break commences (60 minutes)" when the structure marks none.
 DEFAULT_MAJOR_BREAK_AFTER_PLAY_MS = 60 * MS_PER_MINUTE
 
@@ -148,14 +155,19 @@ def _field_error(where: str, key: str, value: Any, kind: type) -> str | None:
     return None
 
 
-def from_json(data: Any) -> Structure:
+def from_json(data: Any, *, submitted: bool = True) -> Structure:
     """Read a structure from its stored or submitted JSON form (R-CLOCK-1).
 
     Raises StructureError (a ValueError) listing every problem: malformed items first; when the
-    shape is right, the rule checks of validate(), so what it returns is always usable.
+    shape is right, the rule checks of validate(), so what it returns is always usable. A
+    `submitted` structure (the editor's, the API's) also has at most MAX_ITEMS items and break
+    labels that are plain text of a bounded length; a stored one (`submitted=False`) was
+    checked when it was saved and is read as it is.
     """
     if not isinstance(data, list):
         raise StructureError([f"A structure must be a list of items, not {type(data).__name__}"])
+    if submitted and len(data) > MAX_ITEMS:
+        raise StructureError([f"A structure can have at most {MAX_ITEMS} levels and breaks, not {len(data)}"])
     errors: list[str] = []
     items: list[Item] = []
     for number, raw in enumerate(data, start=1):
@@ -174,6 +186,10 @@ def from_json(data: Any) -> Structure:
         for key, value in raw.items():
             if key in fields and (problem := _field_error(where, key, value, fields[key])):
                 problems.append(problem)
+        if submitted and kind == "break" and not problems:
+            for key, most in (("label", MAX_LABEL_LENGTH), ("colour_up", MAX_COLOUR_UP_LENGTH)):
+                if problem := text_problem(raw.get(key, ""), most, f"{where}: the {key.replace('_', '-')}"):
+                    problems.append(problem)
         if problems:
             errors.extend(problems)
             continue

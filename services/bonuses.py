@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from league import chips, night
 from league.statuses import STILL_IN, EntryStatus
-from services import Refused
+from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.clocks import clock_view
 from services.field import bonus_values
 from services.journal import Journal
@@ -34,9 +34,10 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
                 event.event_type, {}))
         except ValueError as problem:
             raise Refused(str(problem)) from None
+        reason = typed_text(override_reason, MAX_REASON_LENGTH, "the reason")
         override = True
         db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="bonus_override",
-                              rule_id="R-CHIP-2", reason=override_reason.strip()[:500],
+                              rule_id="R-CHIP-2", reason=reason,
                               detail={"member": entry.member.name, "kind": kind}))
     claim = BonusClaim(entry_id=entry.id, kind=kind, chips=decision.chips, override=override, user_id=user_id)
     db.session.add(claim)

@@ -28,7 +28,7 @@ def now_ms() -> int:
 def structure_of(event: Event) -> structures.Structure:
     """The event's blind structure (R-CLOCK-1), or its type's default template."""
     if event.structure:
-        return structures.from_json(event.structure)
+        return structures.from_json(event.structure, submitted=False)  # checked when it was saved
     return structures.default_structure(event.event_type)
 
 

@@ -9,11 +9,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from league.members import clean_name, name_key
 from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus, LeagueKind, Role, values
+from league.text import as_sentence, text_problem
+from services import MAX_REASON_LENGTH, Refused
 from wiring.extensions import db, login_manager
 
 
@@ -282,6 +284,14 @@ class Ruling(db.Model):
     rule_id: Mapped[str] = mapped_column(String(20), default="")
     reason: Mapped[str] = mapped_column(String(500), default="")
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+    @validates("reason")
+    def _typed_reason(self, key: str, reason: str) -> str:
+        """R-MEM-2: the reason as the host typed it, never a NUL, a control or an invisible mark
+        (the services check it first; this holds for every ruling whoever records it)."""
+        if problem := text_problem(reason or "", MAX_REASON_LENGTH, "the reason"):
+            raise Refused(as_sentence(problem))
+        return reason
 
 
 @event.listens_for(Ruling, "before_update")

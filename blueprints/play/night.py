@@ -5,15 +5,16 @@ import hmac
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from limits import parse as parse_limit
+from sqlalchemy.exc import IntegrityError
 
-from blueprints import event_or_404, is_htmx, page_or_fragment
+from blueprints import event_or_404, is_htmx, lock_event, page_or_fragment
 from blueprints.play.base import bp, phone_entry, prereg_state, private
 from blueprints.play.member_cookie import current_member, remember
 from league import statuses
 from live import qr
 from live.announce import announce
 from live.payload import clock_payload
-from services import Refused, checkin, clocks, deals, field, journal, members
+from services import Refused, checkin, deals, field, journal, members
 from services import prereg as preregistration
 from services.models import Event
 from wiring.extensions import db, limiter
@@ -45,6 +46,8 @@ def screen(event_id: int):
     # R-MEM-1: the check-in QR shows only on a screen the host opened (its link carries the code),
     # so the public screen URL does not give the check-in link away.
     code = request.args.get("code", "")
+    if not code.isascii():  # compare_digest takes ASCII text only; no check-in code is anything else
+        abort(400, description="This screen's check-in code is wrong: open the big screen again from the host's night.")
     check_in = None
     if code and hmac.compare_digest(code, event.check_in_code) and event.status in statuses.OPEN_EVENTS:
         check_in = url_for("play.check_in", code=event.check_in_code, _external=True)
@@ -70,17 +73,26 @@ def check_in(code: str):
     entry = field.entry_of(event, member) if member else None
     error = None
     if request.method == "POST":
+        # Five phones joining with one name, or one phone's double tap: one after the other, each
+        # on what the other left (the version moving on also tells the host's roster at once).
+        phone = member
+        lock_event(event)
         try:
             if member is None:
                 form = request.form
                 member = members.join(event.league_id, form.get("name", ""), form.get("adult") == "yes",
-                                     form.get("under_21") == "yes", form.get("contact", ""))
+                                      form.get("under_21") == "yes", form.get("contact", ""))
             entry = checkin.check_in(event, member)
+            db.session.flush()
         except Refused as refused:
             db.session.rollback()
-            error = str(refused)
+            error, member = str(refused), phone
+        except IntegrityError:  # the same name taken at that moment at another night of the league
+            db.session.rollback()
+            if phone is not None:  # their entry went in from another tap: they are in
+                return redirect(url_for("play.check_in", code=code), 303)
+            error, member = members.name_taken(request.form.get("name", "")), None
         else:
-            clocks.touch(event)  # the host's roster hears of the arrival at once
             db.session.commit()
             announce(event)
             response = redirect(url_for("play.check_in", code=code), 303)
@@ -100,13 +112,14 @@ def deal(event_id: int):
     if request.method == "POST":
         if entry is None:
             abort(403)
+        # R-PAY-2: the last "yes" must see every other vote, or the deal stays open with all cast.
+        lock_event(event)
         try:
             deals.vote(event, entry, request.form.get("vote") == "yes")
         except Refused as refused:
             db.session.rollback()
             error = str(refused)
         else:
-            clocks.touch(event)
             db.session.commit()
             announce(event)
             return redirect(url_for("play.deal", event_id=event.id), 303)
@@ -167,10 +180,8 @@ def _prereg_write(event_id: int, cancel: bool):
         response.headers["Retry-After"] = "60"
         return response
     name = phone.name
-    # As the host's roster does: end the read transaction, then take the event's write lock before
-    # reading again, so this tap and a host's tap on the same night can't interleave.
-    db.session.commit()
-    clocks.touch(event)
+    # As the host's roster does, so this tap and a host's tap on the same night can't interleave.
+    lock_event(event)
     try:
         if cancel:
             log = journal.Journal(event, None, "self_prereg_cancel",
