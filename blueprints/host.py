@@ -133,7 +133,7 @@ def _submitted_items(form) -> list[dict]:
     major = form.get("major", "")
     items = []
     for row, kind in enumerate(kinds):
-        def value(name, number=True):
+        def value(name, number=True, row=row):
             raw = columns[name][row].strip() if row < len(columns[name]) else ""
             return int(raw) if number and raw.isdigit() else raw
         if kind == "break":
