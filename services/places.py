@@ -24,12 +24,17 @@ from dataclasses import dataclass
 
 from sqlalchemy import func
 
-from league.finishing import Disqualification, Finishing, Hand, Step, finishing_positions
-from league.statuses import FIELD, PARTICIPANT_STATUSES, DealStatus, EntryStatus
+from league.finishing import Disqualification, Finishing, Hand, Step, finishing_positions, positions_provisional
+from league.statuses import FIELD, PARTICIPANT_STATUSES, DealStatus, EntryStatus, EventStatus
 from services import Refused
+from services.clocks import clock_view
 from services.journal import Journal
 from services.models import Entry, Event
 from wiring.extensions import db
+
+# Whose arrival may still push the players out so far down (R-PTS-5, R-LATE-3): pre-registered
+# players not here yet, requests waiting for their buy-in, and phone check-ins not yet confirmed.
+AWAITED = (EntryStatus.REGISTERED, EntryStatus.REQUESTED, EntryStatus.PENDING)
 
 
 class _Names(Mapping):
@@ -141,6 +146,20 @@ def place(event: Event, journal: Journal) -> Finishing:
             journal.touch(entry)
             entry.position = position
     return result
+
+
+def provisional(event: Event, entries: list | None = None) -> bool:
+    """R-PTS-5, R-LATE-3: whether the positions shown now may still move down: registration is open,
+    or a player is still awaited (pre-registered, or checked in and not confirmed). Never once the
+    night is settled. `entries` are the night's rows when the caller has them (anything with a status)."""
+    if event.status == EventStatus.SETTLED:
+        return False
+    if entries is None:
+        awaited = db.session.scalar(db.select(func.count()).select_from(Entry).where(
+            Entry.event_id == event.id, Entry.status.in_(AWAITED)))
+    else:
+        awaited = sum(1 for e in entries if e.status in AWAITED)
+    return positions_provisional(clock_view(event).registration_open, awaited=awaited)
 
 
 def _sentence(text: str) -> str:

@@ -119,7 +119,8 @@ def deduct(entry: Entry, amount: int, journal: Journal) -> None:
 def remove_absentees(event: Event, journal: Journal) -> int:
     """R-LATE-3: when the final table forms, pre-registered players who never arrived are removed:
     no points, no place in the field, their chips out of play. They never took a seat, so no
-    position counted them (services.places): the positions are placed again all the same."""
+    position counted them (services.places): the positions are placed again all the same, and are
+    no longer provisional for want of them."""
     # Still "registered" is never arrived: an arrival moves the entry on to pending or playing.
     waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
                                                                           Entry.status == EntryStatus.REGISTERED))}

@@ -47,7 +47,7 @@ def test_r_pts_5_rules_example_twenty_players_one_busts_two_late_entrants(client
     late(client, night, "Late One")
     page = late(client, night, "Late Two")
     assert positions(night)["Player 00"] == 22
-    assert "<li><span>22. Player 00</span></li>" in page
+    assert "<li><span>22. Player 00</span></li>" in page and "Provisional places" in page
     bust(client, night, "Late One")
     for n in range(1, 20):
         bust(client, night, f"Player {n:02d}")
@@ -56,6 +56,7 @@ def test_r_pts_5_rules_example_twenty_players_one_busts_two_late_entrants(client
     assert [after[name].position for name in order] == list(range(1, 23))
     # R-PTS-1 base + R-PTS-3 (15–24 players: +150 for the top 10); 75 from 11th on
     assert [after[name].points for name in order] == [900, 700, 550, 450, 425, 400, 375, 350, 325, 300] + [75] * 12
+    assert "Provisional places" not in host_op(client, night, "noop").get_data(as_text=True)
 
 
 def test_r_pts_6_a_late_entrant_after_two_out_in_one_hand(client, night):
@@ -94,7 +95,7 @@ def test_r_pts_5_a_disqualification_then_a_late_entrant(client, night):
 
 def test_r_late_3_a_no_show_removed_at_the_final_table_never_held_a_place(client, night):
     """Positions never counted a pre-registered player who hadn't come, so removing them at the final
-    table leaves them closed up."""
+    table leaves them closed up; they were provisional only while that player might still arrive."""
     db.session.add(Member.named(night.league_id, "Never Came"))
     db.session.commit()
     never = db.session.scalar(db.select(Member).where(Member.name == "Never Came"))
@@ -105,11 +106,13 @@ def test_r_late_3_a_no_show_removed_at_the_final_table_never_held_a_place(client
     major = next(i for i, item in enumerate(clock_payload(night)["structure"]) if item.get("major"))
     tap(client, night, "jump", index=str(major + 1))  # registration has closed (R-LATE-1)
     bust(client, night, "Player 00")
-    bust(client, night, "Player 01")
+    page = bust(client, night, "Player 01")
     assert (positions(night)["Player 00"], positions(night)["Player 01"]) == (12, 11)
-    assert host_op(client, night, "final").status_code == 200
+    assert "Provisional places" in page  # Never Came may still arrive and push them down
+    page = host_op(client, night, "final").get_data(as_text=True)
     assert entries(night)["Never Came"].status == "no_show"
     assert (positions(night)["Player 00"], positions(night)["Player 01"]) == (12, 11)
+    assert "Provisional places" not in page
     for n in range(2, 11):
         bust(client, night, f"Player {n:02d}")
     after = settled(client, night)
@@ -225,3 +228,20 @@ def test_settling_a_night_it_cannot_place_is_refused_with_what_to_fix(client, ni
     assert refused.status_code == 422 and "can't be settled yet" in text and "give each one's chips" in text
     db.session.refresh(night)
     assert night.status == "running" and entries(night)["Player 03"].status == "playing"
+
+
+def test_r_pts_5_a_players_phone_says_provisional_until_registration_closes(app, client, night):
+    phone = app.test_client()
+    join(phone, night, "Ann Lee")
+    login(client, "host", "pw-host")
+    host_op(client, night, f"confirm:{entries(night)['Ann Lee'].id}")
+    fill(client, night, 3)
+    bust(client, night, "Ann Lee")
+    mine = phone.get(f"/events/{night.id}/me").get_data(as_text=True)
+    assert "Finished 4th (provisional)" in mine and "each late entrant moves you one place down" in mine
+    tap(client, night, "start")
+    major = next(i for i, item in enumerate(clock_payload(night)["structure"]) if item.get("major"))
+    tap(client, night, "jump", index=str(major + 1))  # registration has closed (R-LATE-1)
+    mine = phone.get(f"/events/{night.id}/me").get_data(as_text=True)
+    assert "Finished 4th" in mine and "provisional" not in mine
+    assert "Provisional places" not in host_op(client, night, "noop").get_data(as_text=True)
