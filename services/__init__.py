@@ -1,7 +1,8 @@
 """The database side of the league: typed models, the night's journal, and one module for each
-thing the host and organiser do (check-in, seats, bonus chips, bust-outs, deals, settling,
-pre-registration, results, standings, members). Each asks league/ for every decision, reads and
-writes models through the session, and never commits: the view or command that called it does.
+thing the host and organiser do (check-in, seats, bonus chips, bust-outs, finishing positions,
+deals, settling, pre-registration, results, standings, members). Each asks league/ for every
+decision, reads and writes models through the session, and never commits: the view or command that
+called it does.
 """
 from league.text import as_sentence, clean_text, text_problem
 

@@ -13,6 +13,7 @@ from services.clocks import clock_view
 from services.field import drop_entry, entry_of, live_game_elsewhere
 from services.journal import Journal
 from services.models import Entry, Event, Member, Ruling, utcnow
+from services.places import place
 from services.seats import seat_late_arrival
 from wiring.extensions import db
 
@@ -26,8 +27,9 @@ def event_for_check_in(code: str) -> Event | None:
 def check_in(event: Event, member: Member, journal: Journal | None = None, *, by_host: bool = False,
              override_reason: str = "", user_id: int | None = None) -> Entry:
     """R-MEM-1, R-LATE-1/3/4: a member arrives. On their own phone the entry waits for the host to
-    confirm (pending); the host's own check-in seats them at once. Closed once the major break
-    has started, unless the host overrides with a reason (recorded as a ruling)."""
+    confirm (pending); the host's own check-in seats them at once, and the field grows: everyone
+    already out moves one place down (R-PTS-5, services.places). Closed once the major break has
+    started, unless the host overrides with a reason (recorded as a ruling)."""
     entry = entry_of(event, member)
     if entry is not None and entry.status not in PRE_REGISTERED:
         if entry.status in LIVE:
@@ -59,13 +61,15 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     if by_host and journal:
         db.session.flush()
         seat_late_arrival(event, entry, journal)
+        place(event, journal)
     return entry
 
 
 def confirm(entry: Entry, journal: Journal) -> None:
     """The host confirms an arrival: the player is in the game. R-LATE-3: confirming a player's own
     pre-registration request (a night with a buy-in) says the buy-in is paid: their stack goes in
-    play from the start, and they check in when they arrive."""
+    play from the start, and they check in when they arrive. A confirmed arrival takes a seat, so
+    everyone already out moves one place down (R-PTS-5, services.places)."""
     if entry.status == REQUESTED:
         journal.touch(entry)
         entry.status, entry.pre_registered = EntryStatus.REGISTERED, True
@@ -74,6 +78,7 @@ def confirm(entry: Entry, journal: Journal) -> None:
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     journal.touch(entry).status = EntryStatus.PLAYING
     seat_late_arrival(entry.event, entry, journal)
+    place(entry.event, journal)
 
 
 def reject(entry: Entry, journal: Journal) -> None:

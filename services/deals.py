@@ -8,6 +8,7 @@ from services import Refused
 from services.field import deal_players, prize_table
 from services.journal import Journal
 from services.models import Entry, Event
+from services.places import place
 
 
 def deal_offer(event: Event) -> night.DealOffer | None:
@@ -55,15 +56,19 @@ def ballot(event: Event) -> tuple[int, int]:
     return sum(e.deal_vote is not None for e in players), len(players)
 
 
-def vote(event: Event, entry: Entry, yes: bool) -> str:
+def vote(event: Event, entry: Entry, yes: bool, journal: Journal) -> str:
     """R-PAY-2: one remaining player's secret vote. One "no" voids the deal and play resumes; when
-    everyone has said yes the deal stands: the chip count fixes the points positions (R-PTS-7) and
-    each player's prize is their share of the split."""
+    everyone has said yes the deal stands: the chip count fixes the points positions (R-PTS-7,
+    placed with the rest by services.places) and each player's prize is their share of the split.
+
+    The journal notes what an agreed deal changes, the last vote included, so the caller records
+    it only when the result is "agreed" (then Undo reopens the ballot); an open or void ballot is
+    never journalled, so no action says who voted what."""
     if event.deal_status != DealStatus.OPEN or entry.status != EntryStatus.PLAYING or entry.event_id != event.id:
         raise Refused("There is no deal for you to vote on.")
     if entry.deal_vote is not None:
         raise Refused("You have already voted.")
-    entry.deal_vote = yes
+    journal.touch(entry).deal_vote = yes
     players = deal_players(event)
     result = night.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
     if result == "void":
@@ -71,9 +76,9 @@ def vote(event: Event, entry: Entry, yes: bool) -> str:
     elif result == "agreed":
         offer = deal_offer(event)
         shares = offer.icm if event.deal_method == DealMethod.ICM else offer.chip_chop
-        positions = night.deal_positions({e.id: e.chips_at_deal for e in players}, len(players))
         for player in players:
-            player.status, player.position, player.prize = EntryStatus.PLAYED, positions[player.id], shares[player.id]
-        event.deal_status = DealStatus.AGREED
+            journal.touch(player)
+            player.status, player.prize = EntryStatus.PLAYED, shares[player.id]
+        journal.touch(event).deal_status = DealStatus.AGREED
+        place(event, journal)
     return result
-

@@ -27,7 +27,8 @@ def entries_of(event: Event) -> list:
 
 
 def players_left(event: Event, entries: list | None = None) -> int:
-    """Players still in (R-PTS-5 counts them for the next bust-out's position)."""
+    """Players still in, pre-registered players' stacks included (R-CHIP-3: the average stack divides by
+    them). Positions are not counted from this: services.places derives them from the field."""
     if entries is not None:
         return sum(1 for e in entries if e.status in STILL_IN)
     return db.session.scalar(db.select(func.count()).select_from(Entry).where(

@@ -207,7 +207,9 @@ class Entry(db.Model):
     table_no: Mapped[int | None]
     seat_no: Mapped[int | None]
     chips_removed: Mapped[int] = mapped_column(BigInteger, default=0)  # missed blinds, absent stacks (R-CHIP-3)
-    bust_hand: Mapped[int | None]  # bust-outs in one hand share a number (R-PTS-6)
+    # The order of elimination (services.places): bust-outs in one hand share a number (R-PTS-6), a
+    # disqualification has one of its own (R-PTS-5); numbers grow through the night.
+    bust_hand: Mapped[int | None]
     stack_at_bust: Mapped[int | None] = mapped_column(BigInteger)
     # The player's own starting stack where it differs by player (R-FIN: the High-roller Final's
     # 20,000/25,000/+2,000); None: the event type's (services.field.starting_stack).

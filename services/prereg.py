@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from league import night
 from league.members import ADULTS_ONLY
-from league.points import PARTICIPANT_STATUSES
 from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
 from services import Refused, clocks, finals
 from services.clocks import clock_view
 from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
 from services.models import Entry, Event, Member, utcnow
+from services.places import place
 from wiring.extensions import db
 
 
@@ -122,7 +122,9 @@ def deduct(entry: Entry, amount: int, journal: Journal) -> None:
 
 def remove_absentees(event: Event, journal: Journal) -> int:
     """R-LATE-3: when the final table forms, pre-registered players who never arrived are removed:
-    no points, no place in the field, their chips out of play; everyone already out moves up."""
+    no points, no place in the field, their chips out of play. They never took a seat, so no
+    position counted them (services.places): the positions are placed again all the same, and are
+    no longer provisional for want of them."""
     # Still "registered" is never arrived: an arrival moves the entry on to pending or playing.
     waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
                                                                           Entry.status == EntryStatus.REGISTERED))}
@@ -135,9 +137,6 @@ def remove_absentees(event: Event, journal: Journal) -> int:
         entry = journal.touch(waiting[entry_id])
         entry.status, entry.position = EntryStatus.NO_SHOW, None
         entry.chips_removed = absent.removed[entry_id]
-    for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
-                                                            Entry.status.in_(PARTICIPANT_STATUSES))):
-        journal.touch(entry)
-        entry.position -= len(absent.players)
+    place(event, journal)
     return len(absent.players)
 

@@ -10,48 +10,70 @@ from league import night
 from league.events import EVENT_TYPES
 from league.points import PARTICIPANT_STATUSES, Finish, award_points
 from league.qualify import EventResult, monthly_tickets
-from league.statuses import REQUESTED, DealStatus, EntryStatus, EventStatus
+from league.statuses import FIELD, REQUESTED, DealStatus, EntryStatus, EventStatus
 from services import Refused
 from services.field import prize_table
 from services.journal import Journal
 from services.leagues import parse_month
 from services.models import Entry, Event, League, Ticket, utcnow
+from services.places import dealt as dealt_counts
+from services.places import place
 from services.prereg import remove_absentees
 from wiring.extensions import db
 
 
 def settle(event: Event, journal: Journal) -> None:
-    """Settle the night once one player remains: the winner takes 1st, pre-registered no-shows
-    leave the field (R-LATE-3), points (R-PTS), prizes for cash nights (R-PAY-1), then the month's
-    tickets are settled again in date order (R-QUAL-1/2). A correction re-settles."""
+    """Settle the night once one player remains (or a deal was agreed): the winner takes 1st,
+    pre-registered no-shows leave the field (R-LATE-3), every position is placed from the field as it
+    finally stands (R-PTS-5..7, services.places), then points (R-PTS), prizes for cash nights
+    (R-PAY-1), and the month's tickets settled again in date order (R-QUAL-1/2). A correction
+    re-settles. Whatever state the night is in, the answer is a settled night or Refused saying what
+    to fix first."""
     entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
     playing = [e for e in entries if e.status == EntryStatus.PLAYING]
     dealt = event.deal_status == DealStatus.AGREED
-    if len(playing) != (0 if dealt else 1):
+    if len(playing) > 1 or (dealt and playing):
         raise Refused(f"{len(playing)} players are still in: settle when one remains.")
     if any(e.status in (EntryStatus.PENDING, REQUESTED) for e in entries):
         raise Refused("Confirm or turn away the arrivals and pre-registration requests still waiting first.")
-    remove_absentees(event, journal)
-    table = prize_table(event)
+    if not any(e.status in FIELD for e in entries):
+        raise Refused("Nobody has played in this game yet: there is nothing to settle.")
     journal.touch(event)
     for entry in entries:
         journal.touch(entry)
     if playing:
-        playing[0].status, playing[0].position = EntryStatus.PLAYED, 1
+        playing[0].status = EntryStatus.PLAYED
+    try:
+        remove_absentees(event, journal)
+        finished = place(event, journal)
+    except Refused as problem:
+        raise Refused(f"The night can't be settled yet: {problem} Fix that first (Undo takes back the last "
+                      "action), then settle again.") from None
+    if not finished.over:
+        raise Refused(f"The night can't be settled yet: {len(finished.still_in)} players have no finishing "
+                      "position. Record who went out (Undo takes back the last action), then settle again.")
     event.status, event.settled_at = EventStatus.SETTLED, utcnow()
-    award_event_points(event)
-    counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
-    if table:
-        prizes = night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
-        for entry in counted:
-            if not (dealt and entry.chips_at_deal is not None):  # a deal's players keep their shares
-                entry.prize = prizes.get(entry.id, 0)
-    db.session.flush()
-    before = {t.id: t for t in db.session.scalars(db.select(Ticket).where(
-        Ticket.league_id == event.league_id, Ticket.month == event.month))}
-    for ticket in before.values():
-        journal.touch(ticket)
-    after = settle_tickets(event.league, event.month)
+    table = prize_table(event)
+    try:
+        award_event_points(event)
+        counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
+        if table:
+            prizes = night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
+            shares = dealt_counts(event, entries)
+            for entry in counted:
+                if entry.id not in shares:  # a deal's players keep their shares
+                    entry.prize = prizes.get(entry.id, 0)
+        db.session.flush()
+        before = {t.id: t for t in db.session.scalars(db.select(Ticket).where(
+            Ticket.league_id == event.league_id, Ticket.month == event.month))}
+        for ticket in before.values():
+            journal.touch(ticket)
+        after = settle_tickets(event.league, event.month)
+    except Refused:
+        raise
+    except ValueError as problem:
+        raise Refused(f"The night can't be settled: the results don't add up ({problem}). Fix that first "
+                      "(Undo takes back the last action), then settle again.") from None
     db.session.flush()
     for ticket in after:
         if ticket.id not in before:

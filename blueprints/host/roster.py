@@ -17,7 +17,7 @@ from league import night
 from league.chips import BONUS_LABELS
 from league.members import name_key
 from live import qr
-from services import Refused, bonuses, busts, checkin, deals, field, journal, members, prereg, seats, settling
+from services import Refused, bonuses, busts, checkin, deals, field, journal, members, places, prereg, seats, settling
 from services.models import Entry, Event, Member
 from wiring.extensions import db
 
@@ -41,6 +41,7 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
     deal_open = event.deal_status == "open"
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=_roster(event, entries),
                             players_left=field.players_left(event, entries), last=journal.last_action(event),
+                            provisional=places.provisional(event, entries),
                             plan=seats.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
                             ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
                             bonus_kinds=BONUS_LABELS,

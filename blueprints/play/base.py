@@ -6,7 +6,7 @@ from flask import Blueprint, make_response
 from blueprints.play.member_cookie import current_member
 from league import statuses
 from live import seats
-from services import clocks, field, prereg
+from services import clocks, field, places, prereg
 from services.models import Event
 
 bp = Blueprint("play", __name__)
@@ -26,16 +26,18 @@ def private(response, status: int | None = None):
 
 
 def phone_entry(event: Event, was: str | None = None) -> dict | None:
-    """R-SEAT-1..4, R-CHIP-3: this phone's member's entry for play/_me.html, or None: bonus chips, its
-    bucket of the seat digest, and the seat notice against `was` (the seat the phone showed). While
-    a notice shows, the phone keeps sending the old seat, so a refresh keeps it until "Got it"."""
+    """R-SEAT-1..4, R-CHIP-3, R-PTS-5: this phone's member's entry for play/_me.html, or None: bonus
+    chips, its bucket of the seat digest, the seat notice against `was` (the seat the phone showed),
+    and whether its finishing position is still provisional. While a notice shows, the phone keeps
+    sending the old seat, so a refresh keeps it until "Got it"."""
     member = current_member()
     entry = field.entry_of(event, member) if member and member.league_id == event.league_id else None
     if entry is None:
         return None
     notice, seat = seats.seat_notice(entry, was), seats.seat_token(entry)
     return {"entry": entry, "bonus": field.bonus_chips(entry), "bucket": seats.seat_bucket(entry),
-            "notice": notice, "seat": seat, "was": was if notice else seat}
+            "notice": notice, "seat": seat, "was": was if notice else seat,
+            "provisional": entry.position is not None and places.provisional(event)}
 
 
 def prereg_state(event: Event, **extra) -> dict:

@@ -14,7 +14,7 @@ from league import statuses
 from live import qr
 from live.announce import announce
 from live.payload import clock_payload
-from services import Refused, checkin, deals, field, journal, members
+from services import Refused, checkin, deals, field, journal, members, places
 from services import prereg as preregistration
 from services.models import Event
 from wiring.extensions import db, limiter
@@ -114,8 +114,11 @@ def deal(event_id: int):
             abort(403)
         # R-PAY-2: the last "yes" must see every other vote, or the deal stays open with all cast.
         lock_event(event)
+        # Recorded only when this vote agrees the deal: the host can take that back (services.deals.vote).
+        log = journal.Journal(event, None, "deal_agreed", "Deal agreed by every player left")
         try:
-            deals.vote(event, entry, request.form.get("vote") == "yes")
+            if deals.vote(event, entry, request.form.get("vote") == "yes", log) == "agreed":
+                log.record()
         except Refused as refused:
             db.session.rollback()
             error = str(refused)
@@ -124,9 +127,11 @@ def deal(event_id: int):
             announce(event)
             return redirect(url_for("play.deal", event_id=event.id), 303)
     offer = deals.deal_offer(event) if event.deal_status in ("open", "agreed") and event.deal_method else None
+    if not (players := field.deal_players(event)):  # agreed: the players the deal placed
+        entrants = field.entrants(event)
+        players = [e for e in entrants if e.id in places.dealt(event, entrants)]
     return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,
-                           ballot=deals.ballot(event), players=field.deal_players(event) or [
-                               e for e in field.entrants(event) if e.chips_at_deal is not None]), 422 if error else 200
+                           ballot=deals.ballot(event), players=players), 422 if error else 200
 
 
 # ---- Pre-registration from the player's own phone (R-LATE-3) ----

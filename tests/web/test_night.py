@@ -138,13 +138,15 @@ def test_r_late_3_pre_registered_missed_blinds_and_absentees(client, night):
     early = entries(night)["Early Bird"]
     assert host_op(client, night, f"deduct:{early.id}", **{f"blinds-{early.id}": "200"}).status_code == 200
     assert entries(night)["Early Bird"].chips_removed == 200
-    # three busts: positions count the absent player's stack as still in (5 in: 5th, 4th, 3rd)
+    # three busts: a pre-registered player not here yet has taken no seat, so isn't in the field
+    # (R-PTS-5): 4 in: 4th, 3rd, 2nd, provisional while Never Came may still arrive (R-LATE-3)
     for n in range(3):
-        host_op(client, night, f"bust:{roster[f'Player {n:02d}'].id}")
-    assert sorted(e.position for e in entries(night).values() if e.status == "played") == [3, 4, 5]
+        html = host_op(client, night, f"bust:{roster[f'Player {n:02d}'].id}").get_data(as_text=True)
+    assert sorted(e.position for e in entries(night).values() if e.status == "played") == [2, 3, 4]
+    assert "Provisional places" in html
     assert host_op(client, night, "settle").status_code == 200
     after = entries(night)
-    # Never Came is removed: no points, no field place; everyone out moves up one
+    # Never Came is removed: no points, no field place; no position ever counted them
     assert (after["Never Came"].status, after["Never Came"].points) == ("no_show", 0)
     assert sorted(e.position for e in after.values() if e.status == "played") == [1, 2, 3, 4]
     assert after["Early Bird"].position == 1 and after["Early Bird"].points == 225  # 1st of 4 (R-PTS-2)
