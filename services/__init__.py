@@ -7,3 +7,8 @@ writes models through the session, and never commits: the view or command that c
 
 class Refused(ValueError):
     """A rule said no; the message is for the person who asked."""
+
+
+class Overridable(Refused):
+    """A refusal the host may override with a reason, recorded as a ruling (R-MEM-2): late entry
+    after the major break (R-LATE-1), a bonus outside its window (R-CHIP-2)."""
