@@ -1,6 +1,7 @@
 """The night's roster on the host's phone: arrivals, walk-ins, seats, bonus chips, bust-outs, the deal and
 settling, each one journalled host action (R-MEM-1, R-LATE, R-SEAT, R-CHIP, R-PTS, R-PAY)."""
 
+import datetime as dt
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -80,8 +81,12 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
                                       .where(Entry.event_id == event.id).order_by(Entry.id)))
     chips_in_play, average = field.chip_count(event, entries)
     deal_open = event.deal_status == "open"
+    zone = event.league.zone()
+    recent = [(action, action.at.replace(tzinfo=dt.UTC).astimezone(zone).strftime("%H:%M"))
+              for action in journal.recent_actions(event)]
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=_roster(event, entries),
                             players_left=field.players_left(event, entries), last=journal.last_action(event),
+                            recent=recent,
                             plan=seats.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
                             ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
                             bonus_kinds=BONUS_LABELS,
@@ -152,13 +157,21 @@ def _member(event: Event, raw: str | None) -> Member:
 
 @roster_action("undo", record=False)
 def _undo(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
-    """The journal's Undo (no rule id of its own): take back the night's last action exactly, if
-    it is still the one the host's screen showed."""
+    """The journal's Undo (no rule id of its own): take back the action undo:<id> and every later
+    one, newest first, if the night's newest action is still the one the host's screen showed
+    (`journal_top` from the journal list; the Undo bar's own action is the newest it showed)."""
+    action_id = row_id(arg)
     last = journal.last_action(event)
-    if last is None or str(last.id) != arg:
+    if action_id is None or last is None:
         raise Refused("Nothing to undo, or it was already undone on another screen.")
-    journal.undo(last)
-    return f"Undone: {last.summary}"
+    seen = row_id(form.get("journal_top")) if form.get("journal_top") else action_id
+    if seen != last.id:
+        raise Refused("Nothing to undo, or it was already undone on another screen.")
+    undone = journal.undo_since(event, action_id, seen)
+    first = undone[-1]
+    if len(undone) == 1:
+        return f"Undone: {first.summary}"
+    return f"Undone: {first.summary}, and the {len(undone) - 1} after it"[:200]
 
 
 @roster_action("confirm")

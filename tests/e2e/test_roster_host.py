@@ -116,3 +116,36 @@ def test_out_disqualify_and_settle_ask_first(live_server, phone, screenshot):
     screenshot(host, "roster-settled-after-asking")
     assert [m.split("?")[0] for m in asked] == ["Cy is out", "Cy is out", "Disqualify this player",
                                                 "Disqualify this player", "Settle the night", "Settle the night"]
+
+
+def test_undo_of_the_third_last_action_takes_back_it_and_the_two_after(live_server, phone, screenshot):
+    _, event_id, _ = seed_tonight(live_server.app)
+    seat(live_server.app, event_id, ["Anna", "Bob", "Cy", "Dee"])
+    host = host_on(phone, live_server.url, event_id)
+    roster = host.locator("#players")
+    roster.get_by_role("button", name="Draw seats").click()
+    expect(roster.locator(".table-card")).to_have_count(1)
+    for name, place in [("Dee", "4th"), ("Cy", "3rd"), ("Bob", "2nd")]:
+        host.once("dialog", lambda dialog: dialog.accept())
+        roster.get_by_role("button", name=f"{name} is out").click()
+        expect(roster.locator(".flash")).to_have_text(f"{name} out in {place}")
+
+    roster.locator("summary", has_text="Tonight's actions").click()
+    journal = roster.locator(".journal-list li")
+    expect(journal).to_have_count(4)
+    expect(journal.nth(0)).to_contain_text("Bob out in 2nd")
+    expect(journal.nth(2)).to_contain_text("Dee out in 4th")
+    expect(journal.nth(2)).to_contain_text(":")  # its time
+    screenshot(host, "roster-journal")
+    asked = []
+    host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    journal.nth(2).get_by_role("button", name="Undo Dee out in 4th").click()
+    expect(roster.locator(".flash")).to_have_text("Undone: Dee out in 4th, and the 2 after it")
+    assert asked == ["Undo “Dee out in 4th” and the 2 actions after it?"]
+    expect(roster).to_contain_text("In the game 4")
+    expect(roster.locator(".table-card")).to_have_count(1)   # the draw before it stands
+    expect(roster.locator(".undo-bar")).to_contain_text("Last: Seats drawn")
+    roster.locator("summary", has_text="Tonight's actions").click()
+    expect(roster.locator(".journal-list li.undone")).to_have_count(3)
+    screenshot(host, "roster-journal-undone")
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
