@@ -20,3 +20,8 @@ def typed_text(text: str, max_length: int, what: str, *, required: bool = False)
     if problem:
         raise Refused(as_sentence(problem))
     return clean_text(text)
+
+
+class Overridable(Refused):
+    """A refusal the host may override with a reason, recorded as a ruling (R-MEM-2): late entry
+    after the major break (R-LATE-1), a bonus outside its window (R-CHIP-2)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from league import chips, night
 from league.statuses import STILL_IN, EntryStatus
-from services import MAX_REASON_LENGTH, Refused, typed_text
+from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.clocks import clock_view
 from services.field import bonus_values
 from services.journal import Journal
@@ -27,8 +27,8 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
         raise Refused(str(problem)) from None
     override = False
     if not decision.accepted:
-        if not override_reason.strip():
-            raise Refused(decision.reason)
+        if not override_reason.strip():  # R-CHIP-2: outside the window, the host's ruling may let it in
+            raise (Overridable if decision.reason == night.WINDOW_REFUSAL else Refused)(decision.reason)
         try:
             decision = night.override_bonus(kind, bonus_values(event) or chips.DEFAULT_BONUS_VALUES.get(
                 event.event_type, {}))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from league import night
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
-from services import MAX_REASON_LENGTH, Refused, finals, typed_text
+from services import MAX_REASON_LENGTH, Overridable, Refused, finals, typed_text
 from services.clocks import clock_view
 from services.field import drop_entry, entry_of, live_game_elsewhere
 from services.journal import Journal
@@ -41,7 +41,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     decision = night.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
     if not decision.accepted:
         if not (decision.overridable and by_host and override_reason.strip()):
-            raise Refused(decision.reason)
+            raise (Overridable if decision.overridable and by_host else Refused)(decision.reason)
         db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
                               kind="late_entry_override", rule_id="R-LATE-1",
                               reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from services import Refused
 from services.models import Action, Event, utcnow
 from wiring.extensions import db
 
@@ -96,6 +97,34 @@ def last_action(event: Event) -> Action | None:
     """The newest action of the night not yet taken back."""
     return db.session.scalar(db.select(Action).where(Action.event_id == event.id, Action.undone_at.is_(None))
                              .order_by(Action.id.desc()).limit(1))
+
+
+def recent_actions(event: Event, limit: int = 10) -> list[Action]:
+    """The night's last `limit` actions, newest first, those taken back included (`undone_at`)."""
+    return list(db.session.scalars(db.select(Action).where(Action.event_id == event.id)
+                                   .order_by(Action.id.desc()).limit(limit)))
+
+
+def undo_since(event: Event, action_id: int, newest_seen: int | None = None) -> list[Action]:
+    """Take back one of the night's actions and every later one, newest first, then it: each undo
+    restores what the state was before that action, so the night is as it was before `action_id`.
+    Later actions already taken back are passed over (their changes are undone already).
+
+    Refused, nothing done, when the action is not this event's, is already undone, or (with
+    `newest_seen`) the night's newest action is no longer the one the host's screen showed (another
+    phone acted meanwhile). Returns the actions taken back, newest first. The caller commits."""
+    action = db.session.get(Action, action_id)
+    if action is None or action.event_id != event.id:
+        raise Refused("That action is not in tonight's journal.")
+    if action.undone_at is not None:
+        raise Refused(f"Already undone: {action.summary}")
+    live = list(db.session.scalars(db.select(Action).where(
+        Action.event_id == event.id, Action.id >= action.id, Action.undone_at.is_(None)).order_by(Action.id.desc())))
+    if newest_seen is not None and live[0].id != newest_seen:
+        raise Refused("The journal changed on another screen: look at it again, then undo.")
+    for later in live:
+        undo(later)
+    return live
 
 
 def _load(changes: list) -> dict[tuple[str, int], Any]:

@@ -75,9 +75,14 @@ def nights_from(league: League, today: dt.date) -> list[Event]:
 
 
 def upcoming_nights(league: League) -> list[Event]:
-    """The league's nights not settled yet, from yesterday at its venues (a night can run past
-    midnight), in date and start-time order: what its organiser and hosts manage."""
+    """The league's nights not settled yet, in date and start-time order: what its organiser and
+    hosts manage ("Tonight" and what is coming). A night booked from today at its venues, or one
+    under way since yesterday (a night can run past midnight); never a settled night (an imported
+    one included) nor one dated before today that never started."""
+    today = league.today()
     return db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
-        Event.league_id == league.id, Event.date >= league.today() - dt.timedelta(days=1),
-        Event.status != EventStatus.SETTLED).order_by(Event.date, Event.start_time)).all()
+        Event.league_id == league.id,
+        ((Event.status == EventStatus.SCHEDULED) & (Event.date >= today))
+        | ((Event.status == EventStatus.RUNNING) & (Event.date >= today - dt.timedelta(days=1))))
+        .order_by(Event.date, Event.start_time)).all()
 

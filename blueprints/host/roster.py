@@ -1,6 +1,7 @@
 """The night's roster on the host's phone: arrivals, walk-ins, seats, bonus chips, bust-outs, the deal and
 settling, each one journalled host action (R-MEM-1, R-LATE, R-SEAT, R-CHIP, R-PTS, R-PAY)."""
 
+import datetime as dt
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -17,7 +18,21 @@ from league import night
 from league.chips import BONUS_LABELS
 from league.members import name_key
 from live import qr
-from services import Refused, bonuses, busts, checkin, deals, field, journal, members, places, prereg, seats, settling
+from services import (
+    Overridable,
+    Refused,
+    bonuses,
+    busts,
+    checkin,
+    deals,
+    field,
+    journal,
+    members,
+    places,
+    prereg,
+    seats,
+    settling,
+)
 from services.models import Entry, Event, Member
 from wiring.extensions import db
 
@@ -32,21 +47,53 @@ def _roster(event: Event, entries: list[Entry]):
     return by_status
 
 
-def _players(event: Event, error: str | None = None, message: str | None = None, status: int = 200):
+Form = MultiDict[str, str]
+
+
+class Override(NamedTuple):
+    """A refusal the host may override (R-MEM-2): the fields re-posted with the same op, the name of
+    the reason field its handler reads, and the button's words."""
+    carry: list[tuple[str, str]]
+    field: str
+    label: str
+
+
+# R-LATE-1 late entry, R-CHIP-2 a bonus outside its window: what each override re-posts.
+OVERRIDES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "walk_in": ((), "reason", "Let them in anyway"),
+    "join": (("name", "adult", "under_21"), "reason", "Let them in anyway"),
+    "bonus": (("bonus_entry", "kind"), "why", "Give the bonus anyway"),
+}
+
+
+def _override(op: str, form: Form) -> Override | None:
+    """The override form a refusal of `op` offers, with what the host had posted."""
+    if op not in OVERRIDES:
+        return None
+    names, field_name, label = OVERRIDES[op]
+    return Override([(name, value) for name in names for value in form.getlist(name)], field_name, label)
+
+
+def _players(event: Event, error: str | None = None, message: str | None = None, status: int = 200,
+             tapped: str = "", override: Override | None = None):
     # One read of the night's entries, members included, for the roster, the counts and the tables
     # (measured: 26.9 → 22.6 ms median per host action at 200 players, docs/benchmarks.md).
     entries = list(db.session.scalars(db.select(Entry).options(joinedload(Entry.member, innerjoin=True))
                                       .where(Entry.event_id == event.id).order_by(Entry.id)))
     chips_in_play, average = field.chip_count(event, entries)
     deal_open = event.deal_status == "open"
+    zone = event.league.zone()
+    recent = [(action, action.at.replace(tzinfo=dt.UTC).astimezone(zone).strftime("%H:%M"))
+              for action in journal.recent_actions(event)]
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=_roster(event, entries),
                             players_left=field.players_left(event, entries), last=journal.last_action(event),
                             provisional=places.provisional(event, entries),
+                            recent=recent,
                             plan=seats.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
                             ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
                             bonus_kinds=BONUS_LABELS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
-                            error=error, message=message, status=status)
+                            error=error, message=message, status=status, tapped=tapped, override=override)
 
 
 @bp.route("/events/<int:event_id>/players")
@@ -67,9 +114,6 @@ def member_search(event_id: int):
             Member.league_id == event.league_id, Member.name_key.contains(name_key(q)),
             Member.id.not_in(taken)).order_by(Member.name).limit(12)).all()
     return render_template("host/_search.html", event=event, found=found, q=q)
-
-
-Form = MultiDict[str, str]
 
 
 RosterHandler = Callable[[Event, str, Form, journal.Journal], str]
@@ -115,13 +159,21 @@ def _member(event: Event, raw: str | None) -> Member:
 
 @roster_action("undo", record=False)
 def _undo(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
-    """The journal's Undo (no rule id of its own): take back the night's last action exactly, if
-    it is still the one the host's screen showed."""
+    """The journal's Undo (no rule id of its own): take back the action undo:<id> and every later
+    one, newest first, if the night's newest action is still the one the host's screen showed
+    (`journal_top` from the journal list; the Undo bar's own action is the newest it showed)."""
+    action_id = row_id(arg)
     last = journal.last_action(event)
-    if last is None or str(last.id) != arg:
+    if action_id is None or last is None:
         raise Refused("Nothing to undo, or it was already undone on another screen.")
-    journal.undo(last)
-    return f"Undone: {last.summary}"
+    seen = row_id(form.get("journal_top")) if form.get("journal_top") else action_id
+    if seen != last.id:
+        raise Refused("Nothing to undo, or it was already undone on another screen.")
+    undone = journal.undo_since(event, action_id, seen)
+    first = undone[-1]
+    if len(undone) == 1:
+        return f"Undone: {first.summary}"
+    return f"Undone: {first.summary}, and the {len(undone) - 1} after it"[:200]
 
 
 @roster_action("confirm")
@@ -288,18 +340,24 @@ def player_action(event_id: int):
     away an arrival (R-MEM-1), check in a walk-in or a new member (R-LATE-1/4), photo ID seen,
     pre-registration and missed blinds (R-LATE-3), bust-outs (R-PTS-5/6, several in one hand by
     stacks), disqualification (R-PTS-5), seats (R-SEAT-1..4), bonus chips (R-CHIP), the deal
-    (R-PTS-7, R-PAY-2) and settling. An op the roster doesn't have is refused, nothing written."""
+    (R-PTS-7, R-PAY-2) and settling. An op the roster doesn't have is refused, nothing written.
+    A refusal (422) is the roster with the reason beside the button tapped (`tapped`); where the
+    rule allows the host's ruling (R-LATE-1, R-CHIP-2, R-MEM-2) with the override form too."""
     event = my_event(event_id)
     op, _, arg = request.form.get("op", "").partition(":")
     action = ROSTER_ACTIONS.get(op)
+    tapped = request.form.get("op", "")
     if action is None:
         return _players(event, error="That button did nothing: reload the page.", status=422)
     try:
         with host_action(event, op, record=action.record) as log:
             message = log.action.summary = action.run(event, arg, request.form, log)
+    except Overridable as refused:
+        return _players(event, error=str(refused), status=422, tapped=tapped,
+                        override=_override(op, request.form))
     except Refused as refused:
-        return _players(event, error=str(refused), status=422)
-    return _players(event, message=message)
+        return _players(event, error=str(refused), status=422, tapped=tapped)
+    return _players(event, message=message, tapped=tapped)
 
 
 @bp.route("/events/<int:event_id>/check-in.svg")

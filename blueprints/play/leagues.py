@@ -10,6 +10,7 @@ from blueprints.play.base import bp, prereg_state
 from blueprints.play.member_cookie import current_member
 from league.members import name_key
 from league.standings import SEASON_TABLE_SIZE, StandingRow, top_with_ties
+from league.statuses import EventStatus
 from services import leagues, results, standings
 from services.models import Event, League
 from wiring.extensions import db
@@ -24,8 +25,10 @@ def home():
     """The home page: tonight's events (to their clock) and each league's page."""
     # "Tonight" is each league's own date (R-STD-1): the server's may be a day off a league's venues.
     today = dt.date.today()
+    # A settled night (an imported one too) is over: not tonight's.
     near = db.session.scalars(db.select(Event).options(joinedload(Event.league)).where(
-        Event.date.between(today - dt.timedelta(days=1), today + dt.timedelta(days=1))).order_by(Event.start_time))
+        Event.date.between(today - dt.timedelta(days=1), today + dt.timedelta(days=1)),
+        Event.status != EventStatus.SETTLED).order_by(Event.start_time))
     tonight = [event for event in near if event.date == event.league.today()]
     leagues = db.session.scalars(db.select(League).order_by(League.name)).all()
     return render_template("play/home.html", tonight=tonight, leagues=leagues)

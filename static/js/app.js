@@ -72,4 +72,31 @@
     source.addEventListener("clock", source.rosterListener);
   });
   D.addEventListener("htmx:sseError", e => { streamState(e, "down"); });
+
+  // A refused roster action (422 a rule said no, 409 a lost race, 400 a garbled form) comes back as
+  // the roster with the reason beside the button tapped: htmx drops 4xx answers unless told to swap.
+  D.addEventListener("htmx:beforeSwap", e => {
+    const detail = e.detail;
+    if (detail.target && detail.target.id === "players" && [400, 409, 422].includes(detail.xhr.status)) {
+      detail.shouldSwap = true;
+      detail.isError = false;
+    }
+  });
+  // Then bring the reason into view where the thumb is, and the override's reason field under it.
+  D.addEventListener("htmx:afterSettle", () => {
+    const refusal = D.getElementById("refusal");
+    if (!refusal || refusal.dataset.seen) return;
+    refusal.dataset.seen = "1";
+    refusal.scrollIntoView({ block: "center" });
+    (refusal.querySelector("input") || refusal).focus({ preventScroll: true });
+  });
+  // "Are you sure?" for destroying buttons (Out, Disqualify, Settle): htmx reads hx-confirm only on
+  // the element that sends the request (the form), so the button that submitted it says data-confirm.
+  D.addEventListener("htmx:confirm", e => {
+    const submitter = e.detail.triggeringEvent && e.detail.triggeringEvent.submitter;
+    const question = submitter && submitter.dataset.confirm;
+    if (!question) return;
+    e.preventDefault();
+    if (confirm(question)) e.detail.issueRequest(true);
+  });
 })();

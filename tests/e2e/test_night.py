@@ -45,12 +45,15 @@ def test_a_whole_night_on_phones(tonight, phone, screenshot):
         expect(page.locator("[data-me]")).to_contain_text("Table 1, seat")
 
     # one player busts; undo and redo, then the last one; the night is settled
+    host.once("dialog", lambda dialog: dialog.accept())  # "… is out?"
     roster.get_by_role("button", name=f"{NAMES[2]} is out").click()
     expect(roster.locator(".flash")).to_contain_text(f"{NAMES[2]} out in 3rd")
     roster.get_by_role("button", name="Undo").click()
     expect(roster.locator(".flash")).to_contain_text("Undone")
+    host.once("dialog", lambda dialog: dialog.accept())  # "… is out?"
     roster.get_by_role("button", name=f"{NAMES[2]} is out").click()
     expect(roster.locator(".flash")).to_have_text(f"{NAMES[2]} out in 3rd")
+    host.once("dialog", lambda dialog: dialog.accept())
     roster.get_by_role("button", name=f"{NAMES[1]} is out").click()
     expect(roster.locator(".flash")).to_have_text(f"{NAMES[1]} out in 2nd")
     host.once("dialog", lambda dialog: dialog.accept())

@@ -124,6 +124,7 @@ def test_r_seat_a_players_phone_shows_their_seat_and_their_move(live_server, pho
     # R-SEAT-2: two out at the other table; the host moves Ann from hers to the short one
     other = 2 if table == 1 else 1
     for name in [n for n, (t, _) in seats(live_server.app, event_id).items() if t == other][:2]:
+        host.once("dialog", lambda dialog: dialog.accept())  # "… is out?"
         roster.get_by_role("button", name=f"{name} is out").click()
         expect(roster.locator(".flash")).to_contain_text(f"{name} out in")
     proposal = roster.locator(".notice", has=host.locator("select[name=mover-1]"))
@@ -147,6 +148,7 @@ def test_r_seat_a_players_phone_shows_their_seat_and_their_move(live_server, pho
     # R-PTS-5: she busts: her phone shows where she finished, no move alert
     alert.get_by_role("button", name="Got it").click()
     expect(alert).to_have_count(0)
+    host.once("dialog", lambda dialog: dialog.accept())  # "… is out?"
     roster.get_by_role("button", name="Ann Lee is out").click()
     expect(me).to_contain_text("Finished 12th")
     expect(alert).to_have_count(0)
@@ -165,6 +167,7 @@ def test_the_hosts_roster_follows_the_stream_not_a_poll(live_server, phone, scre
 
     # The host's own action: its answer is the roster; the stream's message for it fetches nothing.
     heard = host.evaluate("clockMessages")
+    host.once("dialog", lambda dialog: dialog.accept())  # "… is out?"
     roster.get_by_role("button", name="Cal Dunn is out").click()
     expect(roster.locator(".flash")).to_have_text("Cal Dunn out in 3rd")
     host.wait_for_function(f"clockMessages > {heard}")

@@ -1,0 +1,127 @@
+"""A refused roster action comes back as the roster with its reason beside the button tapped (or at
+the top when that button is gone), the old success message gone; where the rule allows the host's
+ruling (R-LATE-1, R-CHIP-2, R-MEM-2) it offers an override form that re-posts the same op with a
+reason, and nowhere else (R-LATE-4)."""
+import re
+
+from live.payload import clock_payload
+from services.models import BonusClaim, Entry, Event, Member, Ruling, Venue
+from tests.web.test_check_in import entries, host_op, seat_players
+from tests.web.test_clock import tap
+from wiring.extensions import db
+
+
+def html(response):
+    return response.get_data(as_text=True)
+
+
+def override_form(page):
+    """The override form's hidden fields as a dict (None: no override offered)."""
+    form = re.search(r'<form id="override".*?</form>', page, re.S)
+    if form is None:
+        return None
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0)))
+
+
+def refusal(page):
+    """The refusal block's text (None: no refusal on the screen)."""
+    block = re.search(r'<div class="refusal" id="refusal" role="alert".*?</div>', page, re.S)
+    return block.group(0) if block else None
+
+
+def past_the_major_break(client, night):
+    major = next(i for i, item in enumerate(clock_payload(night)["structure"]) if item.get("major"))
+    assert tap(client, night, "jump", index=str(major + 1)).status_code == 200
+
+
+def test_r_chip_2_a_bonus_outside_its_window_is_refused_beside_the_bonus_with_an_override(client, night):
+    roster = seat_players(client, night, ["Anna", "Bob"])
+    bob = roster["Bob"]
+    tap(client, night, "start")
+    refused = host_op(client, night, "bonus", bonus_entry=str(bob.id), kind="drink")
+    page = html(refused)
+    assert refused.status_code == 422
+    block = refusal(page)
+    assert block and "only before play starts or during the major break" in block
+    assert 'name="why" form="override" required' in block
+    # beside what was tapped: inside the bonus section, opened
+    assert re.search(r'<details class="bonus" open>.*value="bonus">Add bonus</button>\s*<div class="refusal"', page, re.S)
+    assert override_form(page) == {"csrf_token": override_form(page)["csrf_token"], "op": "bonus",
+                                   "bonus_entry": str(bob.id), "kind": "drink"}
+    assert db.session.scalar(db.select(db.func.count()).select_from(BonusClaim)) == 0
+    # the override re-posts the same op with the host's reason: accepted, recorded as a ruling
+    allowed = host_op(client, night, "bonus", bonus_entry=str(bob.id), kind="drink", why="Bar was shut")
+    assert allowed.status_code == 200 and "Bob: Drink bonus +" in html(allowed) and refusal(html(allowed)) is None
+    ruling = db.session.scalar(db.select(Ruling).where(Ruling.kind == "bonus_override"))
+    assert ruling.rule_id == "R-CHIP-2" and ruling.reason == "Bar was shut"
+
+
+def test_r_chip_2_a_refusal_the_rule_does_not_let_the_host_override_has_no_override_form(client, night):
+    roster = seat_players(client, night, ["Anna", "Bob"])
+    first = host_op(client, night, "bonus", bonus_entry=str(roster["Anna"].id), kind="food")
+    assert first.status_code == 200 and 'class="flash"' in html(first)
+    twice = host_op(client, night, "bonus", bonus_entry=str(roster["Anna"].id), kind="food")
+    page = html(twice)
+    assert twice.status_code == 422 and "Already claimed" in refusal(page)
+    assert override_form(page) is None and 'form="override"' not in page
+    assert 'class="flash"' not in page  # the earlier success message is gone
+
+
+def test_r_late_1_a_walk_in_after_the_major_break_offers_the_override(client, night, league):
+    seat_players(client, night, ["Anna", "Bob"])
+    member = Member.named(league.id, "Late Lou")
+    db.session.add(member)
+    db.session.commit()
+    past_the_major_break(client, night)
+    refused = host_op(client, night, f"walk_in:{member.id}")
+    page = html(refused)
+    assert refused.status_code == 422 and "major break has started" in refusal(page)
+    assert 'name="reason" form="override" required' in refusal(page)
+    assert override_form(page)["op"] == f"walk_in:{member.id}"
+    assert "Late Lou" not in entries(night)
+    allowed = host_op(client, night, f"walk_in:{member.id}", reason="Booked a seat by phone")
+    assert allowed.status_code == 200 and "Checked in Late Lou" in html(allowed)
+    assert entries(night)["Late Lou"].status == "playing"
+    assert db.session.scalar(db.select(Ruling)).reason == "Booked a seat by phone"
+
+
+def test_r_late_1_a_new_member_after_the_major_break_keeps_what_the_host_typed_in_the_override(client, night):
+    seat_players(client, night, ["Anna", "Bob"])
+    past_the_major_break(client, night)
+    page = html(host_op(client, night, "join", name="Late Larry", adult="yes"))
+    fields = override_form(page)
+    assert fields["op"] == "join" and fields["name"] == "Late Larry" and fields["adult"] == "yes"
+    assert "under_21" not in fields
+    # the search results are outside the roster: the refusal is at the roster's top
+    assert page.index('id="refusal"') < page.index("<form method=\"post\"")
+
+
+def test_r_late_4_one_game_at_a_time_is_refused_without_an_override(client, night, league):
+    seat_players(client, night, ["Anna"])
+    busy = Member.named(league.id, "Busy Bee")
+    venue = Venue(league_id=league.id, name="Other Pub")
+    db.session.add_all([busy, venue])
+    db.session.flush()
+    other = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=night.date, status="running")
+    db.session.add(other)
+    db.session.flush()
+    db.session.add(Entry(event_id=other.id, member_id=busy.id, status="playing"))
+    db.session.commit()
+    refused = host_op(client, night, f"walk_in:{busy.id}", reason="I said so")
+    page = html(refused)
+    assert refused.status_code == 422 and "one game at a time" in refusal(page)
+    assert override_form(page) is None
+    assert "Busy Bee" not in entries(night)
+
+
+def test_a_refusal_shows_beside_the_button_tapped_and_at_the_top_when_it_is_gone(client, night):
+    roster = seat_players(client, night, ["Anna", "Bob", "Cy"])
+    deal = host_op(client, night, "deal", method="icm")  # no chip counts given
+    page = html(deal)
+    assert deal.status_code == 422
+    assert re.search(r'<details class="deal" open>.*Put the deal to the vote</button>\s*<div class="refusal"', page, re.S)
+    # Cy already out (another phone): the Out button is gone, so the reason is at the top
+    assert host_op(client, night, f"bust:{roster['Cy'].id}").status_code == 200
+    again = html(host_op(client, night, f"bust:{roster['Cy'].id}"))
+    assert refusal(again) and again.index('id="refusal"') < again.index("<form method=\"post\"")
+    assert 'class="flash"' not in again
