@@ -146,7 +146,7 @@ def check_finishes(finishes: Iterable[Finish]) -> list[Finish]:
             )
         if finish.status == EntryStatus.NO_SHOW and finish.position is not None:
             raise ValueError(f"{finish.key!r} did not show, so cannot have position {finish.position}")
-        if finish.status != "no_show":
+        if finish.status != EntryStatus.NO_SHOW:
             if finish.position is None:
                 raise ValueError(f"{finish.key!r} has no finishing position")
             positions.append(finish.position)

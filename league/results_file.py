@@ -101,7 +101,7 @@ def _parse_row(record: dict[str, str]) -> tuple[tuple, str, ResultRow, str]:
     if status not in STATUSES:
         raise ValueError(f"unknown status {record['status']!r}: use one of {', '.join(STATUSES)}")
     text = record["position"]
-    if status == "no_show":
+    if status == EntryStatus.NO_SHOW:
         if text:
             raise ValueError("a no_show has no position: leave it empty")
         position = None

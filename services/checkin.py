@@ -74,7 +74,7 @@ def confirm(entry: Entry, journal: Journal) -> None:
         journal.touch(entry)
         entry.status, entry.pre_registered = EntryStatus.REGISTERED, True
         return
-    if entry.status != "pending":
+    if entry.status != EntryStatus.PENDING:
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     journal.touch(entry).status = EntryStatus.PLAYING
     seat_late_arrival(entry.event, entry, journal)

@@ -113,7 +113,7 @@ def finishing_rows(rng: random.Random, players: Sequence[str], *, skill: Mapping
         taken.update(span)
         for p in span:
             positions[p - 1] = start
-    statuses = ["played"] * field
+    statuses = [EntryStatus.PLAYED] * field
     if dq and field >= 4:
         candidates = [i for i in range(field // 2, field) if i + 1 not in taken]
         if candidates:

@@ -21,12 +21,7 @@ def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
     finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
-    entry = Entry(event_id=event.id, member_id=member.id, status=EntryStatus.REGISTERED, pre_registered=True)
-    db.session.add(entry)
-    db.session.flush()
-    journal.created(entry)
-    finals.set_stack(event, entry)  # R-FIN: a final's stack by player
-    return entry
+    return _pre_registered(event, member, EntryStatus.REGISTERED, journal)
 
 
 def self_pre_registration_problem(event: Event, member: Member) -> str | None:
@@ -40,7 +35,7 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
     if entry is not None:
         if entry.status == REQUESTED:
             return "You have already asked to pre-register: the host confirms you once your buy-in is paid."
-        if entry.status == "registered":
+        if entry.status == EntryStatus.REGISTERED:
             return "You are already pre-registered for this game."
         return "You are already in this game."
     if clock_view(event).started:
@@ -65,14 +60,7 @@ def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: 
             raise Refused(ADULTS_ONLY)
         journal.touch(member).adult_confirmed_at = utcnow()
     finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
-    cash = event.buy_in > 0
-    entry = Entry(event_id=event.id, member_id=member.id, status=REQUESTED if cash else EntryStatus.REGISTERED,
-                  pre_registered=not cash)
-    db.session.add(entry)
-    db.session.flush()
-    journal.created(entry)
-    finals.set_stack(event, entry)  # R-FIN: a final's stack by player
-    return entry
+    return _pre_registered(event, member, REQUESTED if event.buy_in > 0 else EntryStatus.REGISTERED, journal)
 
 
 def own_pre_registration(event: Event, member: Member) -> Entry | None:
@@ -104,7 +92,8 @@ def cancel_pre_registration(event: Event, member: Member, journal: Journal) -> E
 def missed_blinds(event: Event, entry: Entry) -> tuple[int, str] | None:
     """R-LATE-3: the deduction proposed for a pre-registered player who arrived after play began
     (None when there is nothing to propose or it was already taken)."""
-    if not entry.pre_registered or entry.arrived_at is None or entry.chips_removed or entry.status != "playing":
+    if (not entry.pre_registered or entry.arrived_at is None or entry.chips_removed
+            or entry.status != EntryStatus.PLAYING):
         return None
     view = clock_view(event)
     if not view.started:
@@ -140,3 +129,14 @@ def remove_absentees(event: Event, journal: Journal) -> int:
     place(event, journal)
     return len(absent.players)
 
+
+def _pre_registered(event: Event, member: Member, status: EntryStatus, journal: Journal) -> Entry:
+    """The new entry of a pre-registration (R-LATE-3): REGISTERED has its stack in play from the start
+    (its own by R-FIN in a final), REQUESTED waits for the host to confirm the buy-in."""
+    entry = Entry(event_id=event.id, member_id=member.id, status=status,
+                  pre_registered=status == EntryStatus.REGISTERED)
+    db.session.add(entry)
+    db.session.flush()
+    journal.created(entry)
+    finals.set_stack(event, entry)  # R-FIN: a final's stack by player
+    return entry
