@@ -9,6 +9,8 @@ import pytest
 from league.payouts import HOUSE_MONEY, MONEY_MAX
 from services.models import Event, Venue
 from tests.conftest import csrf_token, login
+from tests.web.test_check_in import entries, host_op
+from tests.web.test_night import fill
 from wiring.extensions import db
 
 DAY = "2026-12-24"
@@ -178,3 +180,68 @@ def test_another_leagues_host_cannot_edit_a_night(client, cash_league, rose, app
     client.get("/logout")
     login(client, "stranger", "pw-stranger")
     assert client.get(f"/host/events/{night.id}/edit").status_code == 403
+
+
+# ---- the prize list before and during play, and after settling (R-PAY-1) ----
+
+def ladder(page: str) -> str | None:
+    found = re.search(r'<p class="prize-ladder"[^>]*>(.*?)</p>', page, re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()) if found else None
+
+
+@pytest.fixture
+def cash_night(cash_league, night):
+    """Tonight's running cash night: $30 buy-in, $20 of it to the night's pool, $100 guaranteed."""
+    night.buy_in, night.pool_share, night.guarantee = 30, 20, 100
+    db.session.commit()
+    return night
+
+
+def test_r_pay_1_the_prize_list_grows_as_entries_come_in(client, cash_night):
+    from live.payload import clock_payload
+    login(client, "host", "pw-host")
+    roster = client.get(f"/host/events/{cash_night.id}/players").get_data(as_text=True)
+    assert ladder(roster) == "Prizes: $100 guaranteed + $20 from each $30 entry"  # before anyone sits down
+    fill(client, cash_night, 9)
+    db.session.expire_all()
+    assert clock_payload(cash_night)["prizes"] == [280]  # 100 + 9 × 20, one paid place
+    for n in range(20):  # 20 late entrants: a field of 29, two paid places
+        assert host_op(client, cash_night, "join", name=f"Late {n:02d}", adult="yes").status_code == 200
+    db.session.expire_all()
+    prizes = clock_payload(cash_night)["prizes"]
+    assert prizes == [442, 238] and sum(prizes) == 100 + 29 * 20  # 65/35 of 680, the odd dollar to 1st
+    for path in (f"/host/events/{cash_night.id}/players", f"/events/{cash_night.id}", f"/events/{cash_night.id}/screen"):
+        assert ladder(client.get(path).get_data(as_text=True)) == "Prizes $680: 1st $442 · 2nd $238", path
+
+
+def test_a_free_night_shows_no_prizes(client, night):
+    fill(client, night, 12)
+    for path in (f"/host/events/{night.id}/players", f"/events/{night.id}", f"/events/{night.id}/screen"):
+        assert ladder(client.get(path).get_data(as_text=True)) is None, path
+
+
+def test_r_pay_1_settled_prizes_sum_to_the_pool_and_show_on_results_and_the_roster(client, cash_night):
+    players = fill(client, cash_night, 20)
+    for n in range(19, 0, -1):  # Player 19 out first … Player 00 wins
+        assert host_op(client, cash_night, f"bust:{players[f'Player {n:02d}'].id}").status_code == 200
+    settled = host_op(client, cash_night, "settle")
+    assert settled.status_code == 200
+    after = entries(cash_night)
+    assert (after["Player 00"].prize, after["Player 01"].prize) == (325, 175)  # 65/35 of 100 + 20 × 20
+    assert sum(e.prize for e in after.values()) == 500
+    roster = client.get(f"/host/events/{cash_night.id}/players").get_data(as_text=True)
+    assert ladder(roster) == "Prizes paid $500: 1st $325 · 2nd $175"
+    row = re.search(r"<li><span>1\. Player 00.*?</li>", roster, re.S).group(0)
+    assert "Final ticket" in row and f"{after['Player 00'].points} pts" in row and "$325" in row
+    results = client.get(f"/events/{cash_night.id}/results").get_data(as_text=True)
+    assert ladder(results) == "Prizes paid $500: 1st $325 · 2nd $175"
+    assert ">Prize</th>" in results and "$325" in results and "$175" in results
+
+
+def test_a_free_nights_results_have_no_prize_column(client, night):
+    players = fill(client, night, 3)
+    for n in (2, 1):
+        host_op(client, night, f"bust:{players[f'Player {n:02d}'].id}")
+    assert host_op(client, night, "settle").status_code == 200
+    results = client.get(f"/events/{night.id}/results").get_data(as_text=True)
+    assert ">Prize</th>" not in results and ladder(results) is None
