@@ -140,6 +140,11 @@ class NightForm(FlaskForm):
             return FREE_NIGHT
         return NightMoney(self._amount("buy_in"), self._amount("pool_share"), self._amount("guarantee"))
 
+    def money_defaults(self) -> dict[str, dict[str, int]]:
+        """Every event type's default money in the form's league (night_defaults), for the form to
+        follow the type picked (static/js/app.js)."""
+        return {name: night_defaults(self.league, name) for name in EVENT_TYPES} if self.league else {}
+
     def _amount(self, name: str) -> int:
         if self[name].data is not None:
             return self[name].data

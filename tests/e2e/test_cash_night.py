@@ -73,3 +73,37 @@ def test_r_pay_1_a_cash_night_from_the_form_to_the_winners_prize(live_server, ph
     expect(ann.locator("[data-me]")).to_contain_text(re.compile(r"Finished 1st · \d+ points · \$300"))
     assert ann.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(ann, "cash-night-phone-winner-prize")
+
+
+def test_the_organisers_new_night_follows_the_type_and_warns_of_the_same_night(live_server, phone):
+    """R-PAY-3: the money follows the type picked; a night booked twice is warned of on the
+    organiser's page (an htmx answer of 409) and created only with "Create anyway"."""
+    from services.models import User
+    phone.allow(r"status of 409 .*/nights\)$")  # the warning, on purpose
+    league_id, _, _ = seed_tonight(live_server.app)
+    with live_server.app.app_context():
+        db.session.get(League, league_id).kind = "cash"
+        olive = User(username="olive", display_name="Olive", role="organiser", league_id=league_id)
+        olive.set_password("pw-olive")
+        db.session.add(olive)
+        db.session.commit()
+        slug = db.session.get(League, league_id).slug
+        db.session.remove()
+    base = live_server.url
+    page = phone()
+    page.goto(f"{base}/organiser/{slug}/nights")
+    page.get_by_label("Username").fill("olive")
+    page.get_by_label("Password").fill("pw-olive")
+    page.get_by_role("button", name="Log in").click()
+    nights = page.locator("#nights")
+    buy_in = nights.get_by_label("Buy-in ($)", exact=True)
+    expect(buy_in).to_have_value("30")
+    nights.get_by_label("Type").select_option(label="High-roller")
+    expect(buy_in).to_have_value("60")
+    nights.get_by_label("Type").select_option(label="Nightly")
+    expect(buy_in).to_have_value("30")
+    nights.get_by_label("Start", exact=True).fill("19:00")  # the seeded night is tonight at 19:00
+    nights.get_by_role("button", name="Create night").click()
+    expect(page.locator("#night-duplicate")).to_contain_text("Rose & Crown already has a night on")
+    page.get_by_role("button", name="Create anyway").click()
+    expect(page.locator("#nights .cards li")).to_have_count(2)
