@@ -1,14 +1,16 @@
 """Forms: the set-up pages' Flask-WTF forms (CSRF token and field checks in one place), and the one
 parser of the whole numbers (ids, chips, versions) that the hand-written host and player forms post."""
 from flask_wtf import FlaskForm
-from wtforms import DateField, PasswordField, SelectChoice, SelectField, StringField, TimeField
+from wtforms import BooleanField, DateField, PasswordField, SelectChoice, SelectField, StringField, TimeField
 from wtforms.validators import DataRequired, Length, Optional, Regexp, ValidationError
 
 from league.events import EVENT_TYPES, date_problem
+from league.payouts import FREE_NIGHT, MONEY_MAX, NightMoney, default_money
+from league.statuses import LeagueKind
 from league.structures import TEMPLATES, to_json
 from league.text import as_sentence, clean_text, text_problem
 from services import Refused
-from services.models import Event
+from services.models import Event, League
 
 CHIPS_MAX = 10**9  # more chips than any night puts in play: a larger count is a typing slip
 ID_MAX = 2**31 - 1  # the largest id (or clock version) an integer column holds
@@ -79,8 +81,27 @@ class HostForm(FlaskForm):
         DataRequired("Choose a password."), Length(min=8, message="At least 8 characters.")])
 
 
+class WholeDollars:
+    """A field holds whole dollars from 0 to MONEY_MAX (read_whole_number: "1,000" is a thousand) or
+    nothing; the field's data becomes the number, or None (R-PAY-1: amounts are whole dollars)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __call__(self, form, field) -> None:
+        if field.data is None or not str(field.data).strip():
+            field.data = None  # blank: the league's default for the night's type (NightForm.money)
+            return
+        number = read_whole_number(str(field.data), high=MONEY_MAX)
+        if number is None:
+            raise ValidationError(f"{self.what} is whole dollars from 0 to {MONEY_MAX:,} (0 for none).")
+        field.data = number
+
+
 class NightForm(FlaskForm):
-    """A new night (or final) at a venue, with its type, host and blind structure (R-CLOCK-1)."""
+    """A night (or final) at a venue, with its type, host, blind structure (R-CLOCK-1) and, in a cash
+    league, its money (R-PAY-1, R-PAY-3): the buy-in, the share of it going to the night's prize
+    pool, and the guarantee. A free league's form has no money fields (fit_to_league)."""
     venue = SelectField("Venue", coerce=int)
     date = DateField("Date", validators=[DataRequired("Pick the date.")])
     start_time = TimeField("Start", validators=[Optional()])
@@ -88,17 +109,76 @@ class NightForm(FlaskForm):
     host = SelectField("Host", coerce=int)
     template = SelectField("Blind structure",
                            choices=[SelectChoice(key, label) for key, (label, _) in TEMPLATES.items()])
+    buy_in = StringField("Buy-in ($)", validators=[WholeDollars("The buy-in")],
+                         render_kw={"inputmode": "numeric"})
+    pool_share = StringField("To the night's prize pool, per buy-in ($)",
+                             validators=[WholeDollars("The night's pool share")],
+                             render_kw={"inputmode": "numeric"})
+    guarantee = StringField("Guarantee ($)", validators=[WholeDollars("The guarantee")],
+                            render_kw={"inputmode": "numeric"})
+    anyway = BooleanField("Create anyway")  # the host saw the same-night warning and goes ahead
 
     def validate_date(self, field) -> None:
         """A night between 2000 and 2100 (league.events.date_problem)."""
         if field.data is not None and (problem := date_problem(field.data)):
             raise ValidationError(as_sentence(problem))
 
+    league: League | None = None  # set by fit_to_league: whose defaults a blank money field takes
+
+    def validate_pool_share(self, field) -> None:
+        """R-PAY-3: the night's pool share is part of the buy-in, never more (the guarantee is checked after)."""
+        if self.buy_in.errors or field.errors:
+            return
+        buy_in, share = self._amount("buy_in"), self._amount("pool_share")
+        if problem := NightMoney(buy_in, share, 0).problem():
+            raise ValidationError(as_sentence(problem))
+
+    def money(self) -> NightMoney:
+        """The night's buy-in, pool share and guarantee: each as typed, or when left blank the
+        league's default for the night's type (R-PAY-3); a free league's form has none."""
+        if "buy_in" not in self or self.league is None:
+            return FREE_NIGHT
+        return NightMoney(self._amount("buy_in"), self._amount("pool_share"), self._amount("guarantee"))
+
+    def money_defaults(self) -> dict[str, dict[str, int]]:
+        """Every event type's default money in the form's league (night_defaults), for the form to
+        follow the type picked (static/js/app.js)."""
+        return {name: night_defaults(self.league, name) for name in EVENT_TYPES} if self.league else {}
+
+    def _amount(self, name: str) -> int:
+        if self[name].data is not None:
+            return self[name].data
+        return getattr(default_money(self.event_type.data, self.league.kind, self.league.settings), name)
+
     def new_event(self, league_id: int, host_id: int) -> Event:
         """The validated night as an event, its structure copied from the chosen template (R-CLOCK-1)."""
-        return Event(league_id=league_id, venue_id=self.venue.data, date=self.date.data,
-                     start_time=self.start_time.data, event_type=self.event_type.data, host_id=host_id,
-                     structure=to_json(TEMPLATES[self.template.data][1]))
+        event = Event(league_id=league_id, venue_id=self.venue.data, date=self.date.data,
+                      start_time=self.start_time.data, event_type=self.event_type.data, host_id=host_id,
+                      structure=to_json(TEMPLATES[self.template.data][1]))
+        self.update(event)
+        return event
+
+    def update(self, event: Event) -> None:
+        """Write the validated venue, date, start, type and money onto a night not under way yet."""
+        money = self.money()
+        event.venue_id, event.date, event.start_time = self.venue.data, self.date.data, self.start_time.data
+        event.event_type = self.event_type.data
+        event.buy_in, event.pool_share, event.guarantee = money.buy_in, money.pool_share, money.guarantee
+
+
+def night_defaults(league: League, event_type: str = "nightly") -> dict[str, int]:
+    """A new night form's money, from the league's settings or the house defaults (R-PAY-3)."""
+    money = default_money(event_type, league.kind, league.settings)
+    return {"buy_in": money.buy_in, "pool_share": money.pool_share, "guarantee": money.guarantee}
+
+
+def fit_to_league(form: NightForm, league: League) -> NightForm:
+    """The form for this league's nights: a blank money field takes its defaults; a free-to-play
+    league's nights are free, so its form has no money fields."""
+    form.league = league
+    if league.kind != LeagueKind.CASH:
+        del form.buy_in, form.pool_share, form.guarantee
+    return form
 
 
 class AssignHostForm(FlaskForm):

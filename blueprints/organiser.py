@@ -5,7 +5,7 @@ from flask_login import current_user, login_required
 from wtforms import SelectChoice
 
 from blueprints import neighbours, page_or_fragment
-from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm
+from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults
 from league.standings import top_with_ties
 from services import leagues, standings
 from services.models import Event, League, User, Venue
@@ -128,26 +128,32 @@ def _night_choices(form, league, hosts: list[User] | None = None):
     return form
 
 
-def _nights(league, form=None, status=200):
+def _nights(league, form=None, status=200, duplicate=None):
     upcoming = leagues.upcoming_nights(league)
     hosts = _hosts(league)  # one read for every night's host picker
-    form = form or _night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly"), league, hosts)
+    form = form or fit_to_league(_night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly",
+                                                          **night_defaults(league)), league, hosts), league)
     assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league,
                                    hosts) for e in upcoming}
     return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
-                                nights=upcoming, form=form, assign=assign, status=status)
+                                nights=upcoming, form=form, assign=assign, duplicate=duplicate, status=status)
 
 
 @bp.route("/<slug>/nights", methods=["GET", "POST"])
 def nights(slug: str):
-    """Upcoming nights; create one at a venue with its type, host and blind structure (R-CLOCK-1)."""
+    """Upcoming nights; create one at a venue with its type, host, blind structure (R-CLOCK-1) and money
+    (R-PAY-1, R-PAY-3). The same venue, date and start as another night is warned about, and
+    created only when the organiser says so."""
     league = _my_league(slug)
     if request.method == "GET":
         return _nights(league)
-    form = _night_choices(NightForm(), league)
+    form = fit_to_league(_night_choices(NightForm(), league), league)
     if not form.validate():
         return _nights(league, form, 422)
-    db.session.add(form.new_event(league.id, form.host.data))
+    event = form.new_event(league.id, form.host.data)
+    if not form.anyway.data and (twin := leagues.same_night(event)):
+        return _nights(league, form, 409, duplicate=twin)
+    db.session.add(event)
     db.session.commit()
     return _nights(league)
 

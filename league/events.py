@@ -55,3 +55,13 @@ def event_type(name: str) -> EventType:
     except KeyError:
         known = ", ".join(EVENT_TYPES)
         raise ValueError(f"unknown event type {name!r} (expected one of {known})") from None
+
+
+def change_problem(status: str, clock_started: bool) -> str | None:
+    """Why a night can no longer be edited or cancelled, or None: once its clock has started the
+    field, the prizes (R-PAY-1) and the points (R-PTS-5) hang on it, so it stays as booked."""
+    if status == "settled":
+        return "this night is settled: its points and prizes are given"
+    if clock_started or status != "scheduled":
+        return "the clock has started: a night under way cannot be edited or cancelled"
+    return None

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
+from league.finals import FINALS
 from league.points import check_finishing_order
 
 # House default payout tables for small numbers of paid places, in percent, 1st first.
@@ -137,3 +139,57 @@ def round_to_dollars(shares: Sequence[float], total: int) -> list[int]:
     for index in by_remainder[:left]:
         amounts[index] += 1
     return amounts
+
+
+# The most a night's buy-in, pool share or guarantee can be, in whole dollars: more is a typing slip.
+MONEY_MAX = 100_000
+
+
+@dataclass(frozen=True)
+class NightMoney:
+    """A night's money in whole dollars (R-PAY-1, R-PAY-3): what each entry pays (`buy_in`), how
+    much of it goes to the night's own prize pool (`pool_share`; the rest is split between the
+    Monthly Final and Top-50 pools and the fee), and the `guarantee` added to that pool."""
+
+    buy_in: int
+    pool_share: int
+    guarantee: int
+
+    def problem(self) -> str | None:
+        """Why these figures cannot be a night's (R-PAY-3: the night's share is part of the buy-in), or None."""
+        if not all(0 <= amount <= MONEY_MAX for amount in (self.buy_in, self.pool_share, self.guarantee)):
+            return f"amounts are whole dollars from 0 to {MONEY_MAX:,}"
+        if self.pool_share > self.buy_in:
+            return (f"the night's pool share (${self.pool_share}) cannot be more than the buy-in "
+                    f"(${self.buy_in})")
+        return None
+
+
+FREE_NIGHT = NightMoney(0, 0, 0)
+
+# House defaults for a cash league's games (R-PAY-3 leaves the split to settings; these are ours,
+# not THPA's published figures): a $30 nightly buy-in with $20 to the night's pool, a $60
+# high-roller game with $45 to its pool, no guarantee. A league's settings override any of them.
+HOUSE_MONEY: dict[str, NightMoney] = {
+    "nightly": NightMoney(buy_in=30, pool_share=20, guarantee=0),
+    "highroller": NightMoney(buy_in=60, pool_share=45, guarantee=0),
+}
+
+
+def default_money(event_type: str, league_kind: str, settings: Mapping | None = None) -> NightMoney:
+    """The money a new night of `event_type` starts with (R-PAY-3, R-FIN).
+
+    A free-to-play league's nights are free. A cash league's nightly and high-roller games take
+    HOUSE_MONEY; its finals take R-FIN's buy-in and guarantee with every entry to the pool ("$500
+    plus entries"; a final with fixed prizes guarantees their sum and takes nothing from entries).
+    The league's settings for the type (`buy_in`, `pool_share`, `guarantee`) override each figure.
+    """
+    if league_kind != "cash":
+        return FREE_NIGHT
+    money = HOUSE_MONEY.get(event_type, FREE_NIGHT)
+    if (spec := FINALS.get((event_type, league_kind))) is not None:
+        money = (NightMoney(spec.buy_in, spec.buy_in, spec.guarantee) if spec.paid_percent
+                 else NightMoney(spec.buy_in, 0, sum(spec.fixed_prizes)))
+    chosen = (settings or {}).get(event_type, {})
+    return NightMoney(**{name: int(chosen.get(name, getattr(money, name)))
+                         for name in ("buy_in", "pool_share", "guarantee")})

@@ -37,6 +37,7 @@ def clock_payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
         "players_left": field.players_left(event, entries),
         "seats": seats.seat_digest(event, entries),
         "average_stack": average,
+        "prizes": field.prize_table(event, entries),  # R-PAY-1: 1st first, for the field as it stands
         "shot": None if event.shot_started_ms is None else {
             "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
             "length_s": shot.length_s, "warning_s": shot.warning_s, "count_s": shot.count_s},

@@ -86,11 +86,12 @@ def entrants(event: Event) -> list[Entry]:
         Entry.event_id == event.id, Entry.status.in_(FIELD))).all()
 
 
-def prize_table(event: Event) -> list[int]:
-    """R-PAY-1: the night's prizes by position (empty for a free night)."""
+def prize_table(event: Event, entries: list | None = None) -> list[int]:
+    """R-PAY-1: the night's prizes by position (empty for a free night), for the field as it stands:
+    everyone who took a seat (R-PTS-5), from `entries` (entries_of rows or models) when given."""
     if not event.buy_in:
         return []
-    size = len(entrants(event))
+    size = len(entrants(event)) if entries is None else sum(1 for e in entries if e.status in FIELD)
     pool = payouts.prize_pool(size, event.pool_share, event.guarantee)
     return night.prize_table(size, pool, event.league.payout_percent)
 

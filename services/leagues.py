@@ -86,3 +86,12 @@ def upcoming_nights(league: League) -> list[Event]:
         | ((Event.status == EventStatus.RUNNING) & (Event.date >= today - dt.timedelta(days=1))))
         .order_by(Event.date, Event.start_time)).all()
 
+
+
+def same_night(event: Event) -> Event | None:
+    """Another night of the league booked at the event's venue, date and start time (the same night
+    booked twice), if any; a night with no start time matches one with none."""
+    start = Event.start_time.is_(None) if event.start_time is None else Event.start_time == event.start_time
+    return db.session.scalar(db.select(Event).where(
+        Event.league_id == event.league_id, Event.venue_id == event.venue_id, Event.date == event.date, start,
+        Event.id != (event.id or 0)).limit(1))

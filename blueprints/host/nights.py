@@ -1,14 +1,17 @@
-"""The host's start page: their coming nights, and a new night (R-CLOCK-1: its blind structure)."""
+"""The host's start page: their coming nights, a new night (R-CLOCK-1: its blind structure; R-PAY-1,
+R-PAY-3: its money), and a night edited or cancelled before play."""
 
-from flask import redirect, render_template, url_for
+from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from wtforms import SelectChoice
 
 from blueprints import runs
-from blueprints.forms import NightForm
-from blueprints.host.base import bp
+from blueprints.forms import NightForm, fit_to_league, night_defaults
+from blueprints.host.base import bp, my_event
+from league.events import change_problem
+from league.text import as_sentence
 from services import leagues
-from services.models import Venue
+from services.models import Event, Venue
 from wiring.extensions import db
 
 
@@ -18,10 +21,13 @@ def home():
     return _home()
 
 
-def _home(form: NightForm | None = None, status: int = 200):
-    events = leagues.upcoming_nights(current_user.league)
-    form = form or _my_night_form(NightForm(formdata=None, date=current_user.league.today(), template="thpa_nightly"))
-    return render_template("host/home.html", events=[e for e in events if runs(e)], form=form), status
+def _home(form: NightForm | None = None, status: int = 200, duplicate: Event | None = None):
+    league = current_user.league
+    events = leagues.upcoming_nights(league)
+    form = form or _my_night_form(NightForm(formdata=None, date=league.today(), template="thpa_nightly",
+                                            **night_defaults(league)))
+    return render_template("host/home.html", events=[e for e in events if runs(e)], form=form,
+                           duplicate=duplicate), status
 
 
 def _my_night_form(form: NightForm) -> NightForm:
@@ -29,17 +35,65 @@ def _my_night_form(form: NightForm) -> NightForm:
     form.venue.choices = [SelectChoice(v.id, v.name) for v in db.session.scalars(
         db.select(Venue).where(Venue.league_id == current_user.league_id).order_by(Venue.name))]
     del form.host  # always the host creating it
-    return form
+    return fit_to_league(form, current_user.league)
 
 
 @bp.route("/nights", methods=["POST"])
 def new_night():
-    """Create the night: a venue, an event type and a blind structure; pre-registration
-    opens and the check-in link exists from now on."""
+    """Create the night: a venue, an event type, a blind structure and its money; pre-registration
+    opens and the check-in link exists from now on. The same venue, date and start as another
+    night is warned about, and created only when the host says so."""
     form = _my_night_form(NightForm())
     if not form.validate():
         return _home(form, 422)
     event = form.new_event(current_user.league_id, current_user.id)
+    if not form.anyway.data and (twin := leagues.same_night(event)):
+        return _home(form, 409, duplicate=twin)
     db.session.add(event)
     db.session.commit()
     return redirect(url_for("host.players", event_id=event.id), 303)
+
+
+def _edit_form(event: Event, formdata: bool) -> NightForm:
+    form = NightForm() if formdata else NightForm(formdata=None, obj=event)
+    form.venue.choices = [SelectChoice(v.id, v.name) for v in event.league.venues]
+    del form.host, form.template  # the host is assigned on the organiser's nights; the structure has its editor
+    return fit_to_league(form, event.league)
+
+
+def _edit_page(event: Event, form: NightForm, status: int = 200, problem: str | None = None):
+    return render_template("host/edit_night.html", event=event, form=form, problem=problem), status
+
+
+@bp.route("/events/<int:event_id>/edit", methods=["GET", "POST"])
+def edit_night(event_id: int):
+    """Change a night's venue, date, start, type or money before play; refused once the clock has
+    started, with the reason."""
+    event = my_event(event_id)
+    problem = change_problem(event.status, event.clock_started)
+    if problem:
+        return _edit_page(event, _edit_form(event, False), 409, as_sentence(problem))
+    if request.method == "GET":
+        return _edit_page(event, _edit_form(event, False))
+    form = _edit_form(event, True)
+    if not form.validate():
+        return _edit_page(event, form, 422)
+    form.update(event)
+    db.session.commit()
+    flash("Night changed.")
+    return redirect(url_for("host.players", event_id=event.id), 303)
+
+
+@bp.route("/events/<int:event_id>/cancel", methods=["POST"])
+def cancel_night(event_id: int):
+    """Cancel a night before play: it and its pre-registrations go. Refused once the clock has
+    started, with the reason."""
+    event = my_event(event_id)
+    if problem := change_problem(event.status, event.clock_started):
+        return _edit_page(event, _edit_form(event, False), 409, as_sentence(problem))
+    organiser = current_user.is_organiser
+    league_slug = event.league.slug
+    db.session.delete(event)
+    db.session.commit()
+    flash("Night cancelled.")
+    return redirect(url_for("organiser.nights", slug=league_slug) if organiser else url_for("host.home"), 303)

@@ -17,6 +17,7 @@ from blueprints.host.base import bp, my_event
 from league import night
 from league.chips import BONUS_LABELS
 from league.members import name_key
+from league.statuses import EventStatus
 from live import qr
 from services import (
     Overridable,
@@ -30,6 +31,7 @@ from services import (
     members,
     places,
     prereg,
+    results,
     seats,
     settling,
 )
@@ -90,6 +92,8 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
                             provisional=places.provisional(event, entries),
                             recent=recent,
                             plan=seats.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
+                            prizes=field.prize_table(event, entries),
+                            ticketed=results.ticketed(event) if event.status == EventStatus.SETTLED else set(),
                             ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
                             bonus_kinds=BONUS_LABELS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),

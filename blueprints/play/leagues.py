@@ -111,8 +111,10 @@ def event_results(event_id: int):
     event = event_or_404(event_id)
     if event.status != "settled":
         abort(404, description="this night's results are not settled yet")
+    finishers = results.finishers(event)
     return render_template("play/results.html", event=event, league=event.league, month=event.month,
-                           year=event.month[:4], entries=results.finishers(event), ticketed=results.ticketed(event))
+                           year=event.month[:4], entries=finishers, ticketed=results.ticketed(event),
+                           prizes=[e.prize for e in finishers if e.prize])  # R-PAY-1: as paid, in finishing order
 
 
 @bp.route("/leagues/<slug>/nights")

@@ -74,10 +74,11 @@
   D.addEventListener("htmx:sseError", e => { streamState(e, "down"); });
 
   // A refused roster action (422 a rule said no, 409 a lost race, 400 a garbled form) comes back as
-  // the roster with the reason beside the button tapped: htmx drops 4xx answers unless told to swap.
+  // the roster with the reason beside the button tapped, and a refused or same-night warned new night
+  // as the organiser's nights with the form's reasons: htmx drops 4xx answers unless told to swap.
   D.addEventListener("htmx:beforeSwap", e => {
     const detail = e.detail;
-    if (detail.target && detail.target.id === "players" && [400, 409, 422].includes(detail.xhr.status)) {
+    if (detail.target && ["players", "nights"].includes(detail.target.id) && [400, 409, 422].includes(detail.xhr.status)) {
       detail.shouldSwap = true;
       detail.isError = false;
     }
@@ -98,5 +99,20 @@
     if (!question) return;
     e.preventDefault();
     if (confirm(question)) e.detail.issueRequest(true);
+  });
+  // R-PAY-3: the night form's money follows the type picked (data-money-defaults, per type), unless
+  // the host has typed their own figures.
+  D.addEventListener("change", e => {
+    const type = e.target;
+    const box = type.name === "event_type" && type.form && type.form.querySelector("[data-money-defaults]");
+    if (!box) return;
+    const defaults = JSON.parse(box.dataset.moneyDefaults);
+    const before = defaults[box.dataset.moneyType], after = defaults[type.value];
+    if (!after) return;
+    for (const name of ["buy_in", "pool_share", "guarantee"]) {
+      const input = type.form.elements[name];
+      if (input && (!before || input.value === String(before[name]))) input.value = after[name];
+    }
+    box.dataset.moneyType = type.value;
   });
 })();
