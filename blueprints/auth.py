@@ -40,7 +40,10 @@ def login():
 @bp.route("/logout", methods=["POST"])
 @login_required
 def logout():
-    """End the session."""
+    """End the session, and revoke it: a new session token, so this login's remember-me cookie (and
+    any copy of it, on any device) no longer logs in."""
+    current_user.rotate_session_token()
+    db.session.commit()
     logout_user()
     flash("You are logged out.")
     return redirect(url_for("play.home"))
