@@ -62,3 +62,75 @@ def test_remember_cookie_refused_after_a_password_change(app, client, organiser)
 
 def test_an_old_id_based_cookie_loads_no_one(app, organiser):
     assert not _logged_in(_with_cookie(app, f"{organiser.id}|forged"))
+
+
+def test_every_page_carries_the_security_headers(client):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+    assert "Strict-Transport-Security" not in response.headers  # plain HTTP: no HSTS
+
+
+def test_the_play_pages_keep_their_stricter_referrer_policy(client):
+    assert client.get("/me").headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_the_one_inline_script_is_allowed_by_its_hash(client):
+    import base64
+    import hashlib
+    import re
+    response = client.get("/")
+    scripts = re.findall(r"<script>(.*?)</script>", response.get_data(as_text=True), re.S)
+    assert len(scripts) == 1
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in response.headers["Content-Security-Policy"]
+
+
+def test_over_http_cookies_are_not_secure(client, organiser):
+    response = login(client, "organiser", "pw-organiser")
+    cookies = response.headers.getlist("Set-Cookie")
+    assert any(c.startswith("remember_token=") for c in cookies)
+    assert not any("Secure" in c for c in cookies)
+
+
+def test_over_https_hsts_and_secure_cookies(client, organiser):
+    https = "https://localhost"
+    assert client.get("/", base_url=https).headers["Strict-Transport-Security"].startswith("max-age=")
+    token = csrf_token_https(client)
+    response = client.post("/login", data={"username": "organiser", "password": "pw-organiser",
+                                           "csrf_token": token}, base_url=https,
+                           headers={"Referer": https + "/login"})  # Flask-WTF's check over HTTPS
+    assert response.status_code == 302
+    cookies = response.headers.getlist("Set-Cookie")
+    assert {c.split("=")[0] for c in cookies} >= {"session", "remember_token"}
+    assert all("Secure" in c for c in cookies)
+
+
+def csrf_token_https(client):
+    import re
+    html = client.get("/login", base_url="https://localhost").get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def test_the_https_setting_marks_cookies_secure_and_sends_hsts_even_behind_plain_http(db_path):
+    from tests.conftest import make_app
+    app = make_app(db_path, HTTPS=True)
+    assert app.config["SESSION_COOKIE_SECURE"] and app.config["REMEMBER_COOKIE_SECURE"]
+    with app.app_context():
+        assert "Strict-Transport-Security" in app.test_client().get("/").headers
+
+
+def test_behind_a_proxy_its_scheme_and_address_are_trusted_only_when_configured(db_path):
+    from tests.conftest import make_app
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+    plain = make_app(db_path)
+    with plain.app_context():
+        assert "Strict-Transport-Security" not in plain.test_client().get("/", headers=forwarded).headers
+    proxied = make_app(db_path, PROXY_HOPS=1)
+    with proxied.app_context():
+        assert "Strict-Transport-Security" in proxied.test_client().get("/", headers=forwarded).headers
+
