@@ -134,3 +134,24 @@ def test_behind_a_proxy_its_scheme_and_address_are_trusted_only_when_configured(
     with proxied.app_context():
         assert "Strict-Transport-Security" in proxied.test_client().get("/", headers=forwarded).headers
 
+
+def _try(client, username, password, address):
+    token = csrf_token(client)
+    return client.post("/login", data={"username": username, "password": password, "csrf_token": token},
+                       environ_base={"REMOTE_ADDR": address}).status_code
+
+
+def test_guesses_at_one_account_from_many_addresses_lock_only_that_account(app, organiser):
+    codes = [_try(app.test_client(), "Organiser" if n % 2 else "organiser", "wrong", f"198.51.100.{n}")
+             for n in range(10)]
+    assert codes == [401] * 10
+    # the eleventh try, from yet another address and with the right password, waits out the minute
+    assert _try(app.test_client(), "ORGANISER ", "pw-organiser", "198.51.100.50") == 429
+    # the host on the same wifi as any of them logs in
+    assert _try(app.test_client(), "host", "pw-host", "198.51.100.3") == 302
+
+
+def test_successful_logins_do_not_count_against_the_account(app, organiser):
+    for n in range(12):
+        assert _try(app.test_client(), "host", "pw-host", f"198.51.100.{n}") == 302
+
