@@ -155,3 +155,68 @@ def test_successful_logins_do_not_count_against_the_account(app, organiser):
     for n in range(12):
         assert _try(app.test_client(), "host", "pw-host", f"198.51.100.{n}") == 302
 
+
+def _move(client, member_id):
+    return client.post("/member-codes", data={"member": str(member_id), "csrf_token": csrf_token(client, "/")})
+
+
+def test_r_mem_1_only_tonights_host_of_the_members_night_or_an_organiser_moves_a_card(app, night, league):
+    import datetime as dt
+
+    from services.models import Entry, Event, Member, MemberCode
+    ann = Member.named(league.id, "Ann Lee")
+    db.session.add(ann)
+    db.session.flush()
+    db.session.add(Entry(event_id=night.id, member_id=ann.id, status="playing"))
+    other_host = User(username="gail", display_name="Gail", role="host", league_id=league.id)
+    other_host.set_password("pw-gail")
+    db.session.add(other_host)
+    db.session.flush()
+    db.session.add(Event(league_id=league.id, venue_id=night.venue_id, event_type="nightly", date=dt.date.today(),
+                         start_time=dt.time(20, 0), host_id=other_host.id, status="running"))
+    db.session.commit()
+    gail = app.test_client()
+    login(gail, "gail", "pw-gail")
+    refused = _move(gail, ann.id)
+    assert refused.status_code == 403
+    assert "Only tonight's host of a night Ann Lee is in, or an organiser" in refused.get_data(as_text=True)
+    assert db.session.scalar(db.select(MemberCode.id)) is None
+    harry = app.test_client()
+    login(harry, "host", "pw-host")
+    assert _move(harry, ann.id).status_code == 200
+    olive = app.test_client()
+    login(olive, "organiser", "pw-organiser")
+    assert _move(olive, ann.id).status_code == 200
+
+
+def test_r_mem_1_last_nights_host_no_longer_moves_the_card(app, night, league):
+    import datetime as dt
+
+    from services.models import Entry, Member
+    ann = Member.named(league.id, "Ann Lee")
+    db.session.add(ann)
+    db.session.flush()
+    db.session.add(Entry(event_id=night.id, member_id=ann.id, status="played"))
+    night.status = "settled"
+    night.date = dt.date.today() - dt.timedelta(days=3)
+    db.session.commit()
+    harry = app.test_client()
+    login(harry, "host", "pw-host")
+    assert _move(harry, ann.id).status_code == 403
+
+
+def test_r_mem_1_a_host_move_is_told_on_the_members_new_phone(app, client, night, league):
+    from tests.web.test_check_in import join
+    from tests.web.test_me import CODE_RE, claim, member
+    night.date = league.today()
+    db.session.commit()
+    ann = app.test_client()
+    assert join(ann, night, "Ann Lee", contact="ann@example.com").status_code == 303
+    assert "was moved to a new phone by" not in ann.get("/me").get_data(as_text=True)
+    login(client, "host", "pw-host")
+    page = _move(client, member("Ann Lee").id).get_data(as_text=True)
+    code = "".join(CODE_RE.search(page).groups())
+    new_phone = app.test_client()
+    assert claim(new_phone, code).status_code == 303
+    me = new_phone.get("/me").get_data(as_text=True)
+    assert "Your card was moved to a new phone by Harry at " in me
