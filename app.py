@@ -21,8 +21,9 @@ def create_app(test_config=None):
 
     from live import notices
     from services import models  # noqa: F401  (registers the tables and the user loader)
-    from wiring import extensions
+    from wiring import extensions, security
     extensions.init_app(app)
+    security.init_app(app)
     notices.init_app(app)
 
     from blueprints import auth, cli, filters, host, live, organiser, play

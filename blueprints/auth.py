@@ -19,8 +19,18 @@ def _safe_next(target: str | None) -> str | None:
     return target if not parts.scheme and not parts.netloc and target.startswith("/") else None
 
 
+def _login_account() -> str:
+    """The per-account limit's key: the username tried, as the login matches it (lowercased), so
+    guesses at one account from many addresses are counted together."""
+    return "login-account:" + request.form.get("username", "").strip().lower()[:80]
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
+# Per account, only failed tries count: guessing at the host's password from the pub's wifi (or
+# anywhere) locks that account for a minute, while another login on the same wifi carries on.
+@limiter.limit(lambda: current_app.config["LOGIN_ACCOUNT_RATE_LIMIT"], key_func=_login_account, methods=["POST"],
+               deduct_when=lambda response: response.status_code == 401)
 def login():
     """Show the login form; on POST check the password and start the session."""
     error = None
@@ -40,7 +50,10 @@ def login():
 @bp.route("/logout", methods=["POST"])
 @login_required
 def logout():
-    """End the session."""
+    """End the session, and revoke it: a new session token, so this login's remember-me cookie (and
+    any copy of it, on any device) no longer logs in."""
+    current_user.rotate_session_token()
+    db.session.commit()
     logout_user()
     flash("You are logged out.")
     return redirect(url_for("play.home"))

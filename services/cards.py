@@ -11,7 +11,8 @@ import secrets
 from flask import current_app
 from sqlalchemy import delete, update
 
-from services.models import Member, MemberCode, utcnow
+from league.statuses import EventStatus
+from services.models import Entry, Event, League, Member, MemberCode, User, utcnow
 from wiring.extensions import db
 
 CODE_DIGITS = 6
@@ -34,6 +35,26 @@ def clean_code(text: str | None) -> str | None:
     digits = "".join(ch for ch in (text or "") if ch.isdigit())
     other = "".join(ch for ch in (text or "") if not ch.isdigit() and not ch.isspace() and ch != "-")
     return digits if len(digits) == CODE_DIGITS and not other else None
+
+
+def move_refusal(user: User, member: Member) -> str | None:
+    """R-MEM-1: who may give a member a code to move their card to a new phone: an organiser of the
+    member's league, or the host of a night tonight the member is in (checked in, playing or
+    pre-registered), so that no other host of the league can take a member's card. None if `user`
+    may; otherwise the reason, for the host."""
+    if user.league_id != member.league_id:
+        return "That member is not in your league."
+    if user.is_organiser:
+        return None
+    today = db.session.get(League, member.league_id).today()
+    tonight = db.session.scalar(db.select(Event.id).join(Entry, Entry.event_id == Event.id).where(
+        Event.host_id == user.id, Entry.member_id == member.id,
+        ((Event.status == EventStatus.RUNNING) & (Event.date >= today - dt.timedelta(days=1)))
+        | ((Event.status == EventStatus.SCHEDULED) & (Event.date == today))).limit(1))
+    if tonight is not None:
+        return None
+    return (f"Only tonight's host of a night {member.name} is in, or an organiser, can move their card "
+            "to a new phone: check them in to your night first, or ask an organiser.")
 
 
 def issue_code(member: Member, issued_by: int | None = None) -> tuple[str, dt.datetime]:
@@ -79,3 +100,15 @@ def sign_out_other_phones(member: Member) -> None:
     the caller gives this phone the new cookie with remember()."""
     member.cookie_secret = secrets.token_urlsafe(24)
 
+
+
+def host_move(member: Member) -> tuple[str, dt.datetime] | None:
+    """R-MEM-1: the member's card was moved to a new phone with a code a host gave out, in the last
+    day (used codes are kept that long): who gave it (their display name) and when it was claimed
+    (UTC), so the member's phone can say so. None if no host moved it."""
+    found = db.session.execute(db.select(User.display_name, MemberCode.used_at)
+                               .join(User, User.id == MemberCode.issued_by)
+                               .where(MemberCode.member_id == member.id, MemberCode.used_at.is_not(None),
+                                      MemberCode.used_at > utcnow() - CODE_KEEP)
+                               .order_by(MemberCode.used_at.desc()).limit(1)).first()
+    return (found[0], found[1]) if found else None

@@ -112,12 +112,27 @@ class User(UserMixin, db.Model):
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(10))  # Role
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    # What the login session and the remember-me cookie name the user by (Flask-Login's alternative
+    # token, never the row id): a new one on logout and on a new password, so every cookie made
+    # with the old one stops logging in.
+    session_token: Mapped[str] = mapped_column(String(43), unique=True, default=lambda: secrets.token_urlsafe(32))
 
     league: Mapped[League] = relationship()
 
+    def get_id(self) -> str:
+        """Flask-Login's id for the session and the remember cookie: the revocable token."""
+        if self.session_token is None:  # a user not yet flushed
+            self.session_token = secrets.token_urlsafe(32)
+        return self.session_token
+
+    def rotate_session_token(self) -> None:
+        """Revoke every session and remember-me cookie of this login (logout, a new password)."""
+        self.session_token = secrets.token_urlsafe(32)
+
     def set_password(self, password: str) -> None:
-        """Store only a salted hash."""
+        """Store only a salted hash; a new password signs every other session out."""
         self.password_hash = generate_password_hash(password)
+        self.rotate_session_token()
 
     def check_password(self, password: str) -> bool:
         """Compare against the stored hash."""
@@ -129,8 +144,12 @@ class User(UserMixin, db.Model):
 
 
 @login_manager.user_loader
-def _load_user(user_id: str) -> User | None:
-    return db.session.get(User, int(user_id)) if user_id.isdigit() else None
+def _load_user(token: str) -> User | None:
+    """The user whose current session token the session or remember cookie carries; an old
+    (rotated) token, or a bare row id from before tokens, loads no one."""
+    if not token or len(token) > 43:
+        return None
+    return db.session.scalar(db.select(User).where(User.session_token == token))
 
 
 class Event(db.Model):

@@ -21,7 +21,13 @@ class Defaults:
     RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
     RATELIMIT_SWALLOW_ERRORS = True
     RATELIMIT_HEADERS_ENABLED = True
-    LOGIN_RATE_LIMIT = "10 per minute"
+    LOGIN_RATE_LIMIT = "10 per minute"  # per address
+    LOGIN_ACCOUNT_RATE_LIMIT = "10 per minute"  # per username tried, from any address
+    # Served over HTTPS (SHUFFLEUP_HTTPS=1): Secure cookies and HSTS on every response, not only on
+    # requests that arrive by HTTPS. PROXY_HOPS (SHUFFLEUP_PROXY_HOPS=1 behind nginx): how many
+    # proxies' X-Forwarded-* headers to trust (ProxyFix), for the client's address and scheme.
+    HTTPS = False
+    PROXY_HOPS = 0
     COMPRESS_MIMETYPES = [
         "text/html", "text/css", "text/javascript", "application/javascript",
         "application/json", "image/svg+xml", "application/manifest+json",

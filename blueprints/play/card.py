@@ -37,7 +37,8 @@ def me():
     """This phone's member's home (R-MEM-1: players act only for themselves): tonight's game (R-SEAT
     table and seat, R-CHIP-3 bonus chips, status), points and rank this month and season (R-STD-1/2),
     results (R-PTS), Monthly Final tickets (R-QUAL-1..3) and the Top-10 Shoot-out (R-QUAL-4), and the
-    member card's QR code for the host. Without a member cookie: how to get one."""
+    member card's QR code for the host (and, for a day, that a host moved it to a new phone).
+    Without a member cookie: how to get one."""
     member = current_member()
     if member is None:
         return private(render_template("play/me_none.html"))
@@ -57,7 +58,16 @@ def me():
         live_prizes=field.prize_table(live.event) if live else [],
         in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
         ticket_events={t.event_id for t in tickets}, results=results.member_results(member),
-        card_qr=qr.svg(_card_url(member))))
+        card_qr=qr.svg(_card_url(member)), moved=_host_move(member, league)))
+
+
+def _host_move(member: Member, league: League) -> tuple[str, str] | None:
+    """R-MEM-1: a host moved this card to a new phone in the last day: who, and when (local time)."""
+    moved = cards.host_move(member)
+    if moved is None:
+        return None
+    host, at = moved
+    return host, at.replace(tzinfo=dt.UTC).astimezone(league.zone()).strftime("%H:%M on %a %d %b")
 
 
 @bp.route("/me/move", methods=["POST"])
@@ -154,12 +164,17 @@ def member_card(card_code: str):
 @login_required
 def host_move_code():
     """R-MEM-1: the host gives a member a one-time code to move their card to a new phone (a lost or
-    new phone): from the walk-in search or the member's card. The host reads the code out, or the new
-    phone scans the QR code; the member's other phones can be signed out when it is claimed."""
+    new phone): from the walk-in search or the member's card. Only tonight's host of a night the
+    member is in, or an organiser (services.cards.move_refusal); anyone else is refused (403) with
+    the reason. The host reads the code out, or the new phone scans the QR code; the member's other
+    phones can be signed out when it is claimed."""
     member_id = row_id(request.form.get("member"))
     member = db.session.get(Member, member_id) if member_id else None
     if member is None or member.league_id != current_user.league_id:
         abort(404, description="No such member in your league.")
+    refusal = cards.move_refusal(current_user, member)
+    if refusal:
+        return private(refusal, 403)
     code, expires = cards.issue_code(member, issued_by=current_user.id)
     db.session.commit()
     back = row_id(request.form.get("event"))

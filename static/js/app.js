@@ -16,6 +16,12 @@
     }
   }
   show(root.dataset.theme === "light" ? "light" : "dark");
+  // CSP: no inline style from htmx (as base.html's htmx-config; for pages without it).
+  D.addEventListener("DOMContentLoaded", () => {
+    if (!window.htmx) return;
+    htmx.config.includeIndicatorStyles = false;
+    htmx.config.attributesToSettle = ["class", "width", "height"];
+  });
   D.addEventListener("click", e => {
     if (!e.target.closest || !e.target.closest("[data-theme-toggle]")) return;
     const theme = root.dataset.theme === "light" ? "dark" : "light";
@@ -37,7 +43,7 @@
   // at, so the host's own action, whose answer brings the roster, costs no second fetch. Never
   // while the host is at it: typing, a <details> open, or ticks and numbers not sent yet (a
   // refresh would throw them away; a focused button or summary doesn't count). Then it looks
-  // again shortly; the roster's slow poll asks the same (its hx-trigger filter).
+  // again shortly; the roster's slow poll asks the same (below).
   const changed = el => el.type === "checkbox" || el.type === "radio" ? el.checked !== el.defaultChecked
     : el.tagName === "SELECT" ? el.selectedIndex !== Math.max(0, [...el.options].findIndex(o => o.defaultSelected))
     : el.type !== "hidden" && el.value !== el.defaultValue;
@@ -54,6 +60,14 @@
       htmx.trigger(list, "stream");
     }
   };
+  // htmx evals hx-trigger filters (CSP: no eval): the roster poll's filter is tested here instead.
+  D.addEventListener("htmx:beforeProcessNode", e => {
+    const trigger = e.target.id === "players" && e.target.getAttribute("hx-trigger");
+    if (trigger && trigger.includes("[")) e.target.setAttribute("hx-trigger", trigger.replace(/\s*\[[^\]]*\]/g, ""));
+  });
+  D.addEventListener("htmx:beforeRequest", e => {
+    if (e.detail.elt && e.detail.elt.id === "players" && shuffleupRosterBusy()) e.preventDefault();
+  });
   const streamState = (e, state) => {
     const box = e.target.closest && e.target.closest("[data-roster-stream]"), p = box && box.querySelector(".connection");
     if (p) {
@@ -79,6 +93,14 @@
   D.addEventListener("htmx:beforeSwap", e => {
     const detail = e.detail;
     if (detail.target && ["players", "nights"].includes(detail.target.id) && [400, 409, 422].includes(detail.xhr.status)) {
+      detail.shouldSwap = true;
+      detail.isError = false;
+    }
+  });
+  // [data-swap-refusals] (pre-registration) swaps any answer below 500: a refusal with its reason.
+  D.addEventListener("htmx:beforeSwap", e => {
+    const detail = e.detail;
+    if (e.target.closest && e.target.closest("[data-swap-refusals]") && detail.xhr.status < 500) {
       detail.shouldSwap = true;
       detail.isError = false;
     }

@@ -75,6 +75,17 @@ def browser():
             browser.close()
 
 
+def _as_function(wait_for_function):
+    """page.wait_for_function that takes a bare expression ("buzzes.length === 2") as an arrow
+    function: Playwright evaluates a bare expression with eval() inside the page, which the pages'
+    Content-Security-Policy (no 'unsafe-eval') refuses; a function goes through DevTools instead."""
+    def wait(expression: str, *args, **kwargs):
+        if not re.match(r"\s*(async\b|function\b|\(|[A-Za-z_$][\w$]*\s*=>)", expression):
+            expression = f"() => ({expression})"
+        return wait_for_function(expression, *args, **kwargs)
+    return wait
+
+
 @pytest.fixture
 def phone(browser):
     """A factory: each call is a new simulated phone (its own browser context) and returns its page.
@@ -92,6 +103,7 @@ def phone(browser):
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
+        page.wait_for_function = _as_function(page.wait_for_function)
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
         page.on("console", lambda message: errors.append(
             f"console {message.type}: {message.text} ({message.location.get('url', '')})")

@@ -1,0 +1,77 @@
+"""The security headers every response carries (Content-Security-Policy, frame-ancestors, nosniff,
+Referrer-Policy, HSTS over HTTPS), Secure cookies over HTTPS, and ProxyFix behind a proxy.
+
+Written here rather than with Flask-Talisman (1.1.0, August 2023): Talisman overwrites every
+response's Referrer-Policy (the play pages' stricter `no-referrer` would be lost), trusts a client's
+own X-Forwarded-Proto without a proxy in front, and marks only the session cookie Secure (not
+Flask-Login's remember-me cookie). The few headers below need nothing it offers.
+"""
+import base64
+import hashlib
+
+from flask import Flask, Response, current_app, has_request_context, request
+from markupsafe import Markup
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+# base.html's one inline script: the saved theme before the first paint (so a light-theme phone
+# never flashes dark; app.js does the rest). The policy allows exactly this text by its hash.
+THEME_SCRIPT = ('try{var t=localStorage.getItem("shuffleup-theme");if(t==="light"){document.documentElement.dataset'
+                '.theme=t;document.querySelector(\'meta[name="theme-color"]\').content="#fbfbf8"}}catch(e){}')
+THEME_SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(THEME_SCRIPT.encode()).digest()).decode()
+
+# No other inline script or style (no on…= or hx-on attributes: app.js listens instead; htmx's
+# indicator styles are off in base.html's htmx-config meta and live in app.css); the favicon is a
+# data: URL.
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    f"script-src 'self' '{THEME_SCRIPT_HASH}'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+HSTS = "max-age=31536000"
+
+
+def _secure() -> bool:
+    """Served over HTTPS: the HTTPS setting says so, or this request came in by it (behind a proxy,
+    ProxyFix makes request.is_secure follow its X-Forwarded-Proto)."""
+    return bool(current_app.config.get("HTTPS")) or request.is_secure
+
+
+class SecureCookieResponse(Response):
+    """Every cookie (the session, the remember-me cookie, the member's phone cookie) is Secure when
+    the page is served over HTTPS, and only then: a plain-HTTP test or LAN server still logs in."""
+
+    def set_cookie(self, key, *args, **kwargs):
+        if has_request_context() and _secure():
+            kwargs["secure"] = True
+        super().set_cookie(key, *args, **kwargs)
+
+
+def _headers(response: Response) -> Response:
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors for browsers that predate it
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "same-origin")  # a page's stricter no-referrer stays
+    if _secure():
+        headers.setdefault("Strict-Transport-Security", HSTS)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Attach the headers and the cookie rule; behind `PROXY_HOPS` proxies (SHUFFLEUP_PROXY_HOPS=1
+    behind nginx) trust that many X-Forwarded-For/-Proto/-Host/-Port/-Prefix values."""
+    app.response_class = SecureCookieResponse
+    app.jinja_env.globals["theme_script"] = Markup(THEME_SCRIPT)
+    if app.config.get("HTTPS"):
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["REMEMBER_COOKIE_SECURE"] = True
+    hops = int(app.config.get("PROXY_HOPS") or 0)
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
+    app.after_request(_headers)
