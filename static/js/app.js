@@ -29,8 +29,7 @@
     try { localStorage.setItem(KEY, theme); } catch (err) { /* private mode: this page only */ }
   });
 
-  // Registered after the page has loaded, so the worker's downloads never slow the first paint.
-  // Offline there is nothing to fetch: the next online visit registers or updates it.
+  // Registered after load, so its downloads never slow the first paint.
   const sw = script && script.dataset.sw;
   if (sw && "serviceWorker" in navigator && navigator.onLine !== false) {
     addEventListener("load", () => { navigator.serviceWorker.register(sw).catch(() => {}); });
@@ -38,12 +37,8 @@
   // The offline page tries the page again by itself as soon as the phone is back online.
   if (D.querySelector("[data-offline]")) addEventListener("online", () => location.reload());
 
-  // The host's roster (host/_players.html, R-MEM-1 arrivals, R-SEAT tables): refetched when the
-  // event's clock stream (host/players.html) carries a version newer than the one it was rendered
-  // at, so the host's own action, whose answer brings the roster, costs no second fetch. Never
-  // while the host is at it: typing, a <details> open, or ticks and numbers not sent yet (a
-  // refresh would throw them away; a focused button or summary doesn't count). Then it looks
-  // again shortly; the roster's slow poll asks the same (below).
+  // The host's roster refetches when the clock stream brings a newer version, never while the host
+  // is typing, has a <details> open or unsent ticks (a refresh would lose them); then it looks again.
   const changed = el => el.type === "checkbox" || el.type === "radio" ? el.checked !== el.defaultChecked
     : el.tagName === "SELECT" ? el.selectedIndex !== Math.max(0, [...el.options].findIndex(o => o.defaultSelected))
     : el.type !== "hidden" && el.value !== el.defaultValue;
@@ -87,9 +82,7 @@
   });
   D.addEventListener("htmx:sseError", e => { streamState(e, "down"); });
 
-  // A refused roster action (422 a rule said no, 409 a lost race, 400 a garbled form) comes back as
-  // the roster with the reason beside the button tapped, and a refused or same-night warned new night
-  // as the organiser's nights with the form's reasons: htmx drops 4xx answers unless told to swap.
+  // htmx drops 4xx answers: swap the roster's and the nights form's refusals (400, 409, 422) with their reasons.
   D.addEventListener("htmx:beforeSwap", e => {
     const detail = e.detail;
     if (detail.target && ["players", "nights"].includes(detail.target.id) && [400, 409, 422].includes(detail.xhr.status)) {
@@ -113,8 +106,7 @@
     refusal.scrollIntoView({ block: "center" });
     (refusal.querySelector("input") || refusal).focus({ preventScroll: true });
   });
-  // "Are you sure?" for destroying buttons (Out, Disqualify, Settle): htmx reads hx-confirm only on
-  // the element that sends the request (the form), so the button that submitted it says data-confirm.
+  // "Are you sure?" for Out, Disqualify, Settle: htmx reads hx-confirm only on the form, so buttons say data-confirm.
   D.addEventListener("htmx:confirm", e => {
     const submitter = e.detail.triggeringEvent && e.detail.triggeringEvent.submitter;
     const question = submitter && submitter.dataset.confirm;
