@@ -72,46 +72,37 @@ def test_the_rules_import_no_flask_sqlalchemy_nor_models():
     assert {module: targets for module, targets in wrong.items() if targets} == {}
 
 
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Every import circle a depth-first search meets, each as the path that closes it (the
+    assertion's message names the modules to look at)."""
+    state: dict[str, str] = {}
+
+    def cycle_from(node: str, path: list[str]) -> list[str] | None:
+        state[node] = "open"
+        for nxt in sorted(edges[node]):
+            if state.get(nxt) == "open":
+                return path + [node, nxt]
+            if nxt not in state and (found := cycle_from(nxt, path + [node])):
+                return found
+        state[node] = "done"
+        return None
+
+    return [found for node in sorted(edges) if node not in state and (found := cycle_from(node, []))]
+
+
 def test_no_import_circle_between_the_packages():
     edges = {package: set() for package in PACKAGES}
     for module, targets in code_modules().items():
         for target in targets:
             if package_of(target) and package_of(target) != package_of(module):
                 edges[package_of(module)].add(package_of(target))
-    # Depth-first search for a cycle; the path found is the assertion's message.
-    state: dict[str, str] = {}
-
-    def cycle_from(node: str, path: list[str]) -> list[str] | None:
-        state[node] = "open"
-        for nxt in sorted(edges[node]):
-            if state.get(nxt) == "open":
-                return path + [node, nxt]
-            if nxt not in state and (found := cycle_from(nxt, path + [node])):
-                return found
-        state[node] = "done"
-        return None
-
-    cycles = [found for package in PACKAGES if package not in state and (found := cycle_from(package, []))]
-    assert cycles == []
+    assert cycles(edges) == []
 
 
 def test_no_import_circle_between_modules():
     modules = code_modules()
     edges = {module: {t for t in targets if t in modules and t != module} for module, targets in modules.items()}
-    state: dict[str, str] = {}
-
-    def cycle_from(node: str, path: list[str]) -> list[str] | None:
-        state[node] = "open"
-        for nxt in sorted(edges[node]):
-            if state.get(nxt) == "open":
-                return path + [node, nxt]
-            if nxt not in state and (found := cycle_from(nxt, path + [node])):
-                return found
-        state[node] = "done"
-        return None
-
-    cycles = [found for module in sorted(modules) if module not in state and (found := cycle_from(module, []))]
-    assert cycles == []
+    assert cycles(edges) == []
 
 
 def blueprint_of(module: str) -> str | None:
