@@ -6,10 +6,9 @@ from tests.web.test_check_in import entries, host_op, join
 from wiring.extensions import db
 
 
-@pytest.fixture
-def final_three(app, client, night):
-    """A $30 cash night of 10 ($25 each to the pool + $250 guarantee = $500; 1 paid place…) down to 3,
-    with each remaining player's phone."""
+def cash_night_with_phones(app, client, night) -> dict:
+    """A $30 cash night ($25 each to the pool, $250 guaranteed) that Ann, Bob and Cat checked in to on
+    their own phones and the host (logged in on `client`) confirmed; their phones by name."""
     night.buy_in, night.pool_share, night.guarantee = 30, 25, 250
     db.session.commit()
     phones = {}
@@ -19,6 +18,14 @@ def final_three(app, client, night):
     login(client, "host", "pw-host")
     for entry in entries(night).values():
         host_op(client, night, f"confirm:{entry.id}")
+    return phones
+
+
+@pytest.fixture
+def final_three(app, client, night):
+    """A $30 cash night of 10 ($25 each to the pool + $250 guarantee = $500; 1 paid place…) down to 3,
+    with each remaining player's phone."""
+    phones = cash_night_with_phones(app, client, night)
     for n in range(7):
         host_op(client, night, "join", name=f"Early {n}", adult="yes")
     for n in range(7):

@@ -10,7 +10,7 @@ from services.models import Entry, Member
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op, join
 from tests.web.test_clock import tap
-from tests.web.test_deal import put_to_vote, vote
+from tests.web.test_deal import cash_night_with_phones, put_to_vote, vote
 from tests.web.test_night import fill, last_open_action
 from wiring.extensions import db
 
@@ -141,15 +141,7 @@ def test_undo_of_a_late_entry_puts_the_earlier_positions_back(client, night):
 
 
 def test_r_pts_7_a_late_entrant_then_a_deal_then_settle(app, client, night):
-    night.buy_in, night.pool_share, night.guarantee = 30, 25, 250
-    db.session.commit()
-    phones = {}
-    for name in ("Ann", "Bob", "Cat"):
-        phones[name] = app.test_client()
-        join(phones[name], night, name)
-    login(client, "host", "pw-host")
-    for entry in entries(night).values():
-        host_op(client, night, f"confirm:{entry.id}")
+    phones = cash_night_with_phones(app, client, night)
     for n in range(4):
         late(client, night, f"Early {n}")
     bust(client, night, "Early 0")
