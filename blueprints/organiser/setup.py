@@ -1,70 +1,14 @@
-"""The organiser's pages: the month view (standings, tickets, Shoot-out, High-roller Final)."""
+"""The organiser's set-up: venues, host logins and upcoming nights with their hosts."""
 
-from flask import Blueprint, abort, redirect, request, url_for
-from flask_login import current_user, login_required
+from flask import abort, request
 from wtforms import SelectChoice
 
-from blueprints import neighbours, page_or_fragment
+from blueprints import page_or_fragment
 from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults
-from league.standings import top_with_ties
-from services import leagues, standings
+from blueprints.organiser.base import bp, my_league
+from services import leagues
 from services.models import Event, League, User, Venue
 from wiring.extensions import db
-
-bp = Blueprint("organiser", __name__, url_prefix="/organiser")
-
-
-@bp.before_request
-@login_required
-def _organisers_only():
-    """Every organiser page needs an organiser's login (hosts run nights, not the league's tables)."""
-    if not current_user.is_organiser:
-        abort(403)
-
-
-def _my_league(slug: str) -> League:
-    league = current_user.league
-    if league.slug != slug:
-        abort(404)
-    return league
-
-
-@bp.route("/")
-def home():
-    """The organiser's start: their league's latest month."""
-    league = current_user.league
-    months = leagues.league_months(league)
-    month = months[0] if months else league.today().strftime("%Y-%m")
-    return redirect(url_for("organiser.month", slug=league.slug, month=month))
-
-
-@bp.route("/<slug>/months/<month>")
-def month(slug: str, month: str):
-    """R-STD-1, R-QUAL-1..5, R-FIN: a month's standings, ticket holders, Shoot-out and High-roller Final."""
-    league = _my_league(slug)
-    try:
-        first, _ = leagues.parse_month(month)
-    except ValueError:
-        abort(404)
-    table = standings.month_standings(league, month)
-    return page_or_fragment(
-        "organiser/month.html", "organiser/_month.html",
-        league=league, month=month, month_label=first.strftime("%B %Y"), table=table,
-        qualifiers=standings.qualifiers(league, month, table),
-        tickets=standings.ticket_holders(league, month),
-        **neighbours(leagues.league_months(league), month))
-
-
-@bp.route("/<slug>/seasons/<int:year>")
-def season(slug: str, year: int):
-    """R-STD-2: the season table, Top 50 with ties."""
-    league = _my_league(slug)
-    try:
-        table = standings.year_standings(league, year)
-    except ValueError:
-        abort(404)
-    return page_or_fragment("organiser/season.html", "organiser/_season.html",
-                            league=league, year=year, table=top_with_ties(table, 50), total=len(table))
 
 
 def _hosts(league: League) -> list[User]:
@@ -85,13 +29,13 @@ def _setup(league, venue_form=None, host_form=None, status=200):
 @bp.route("/<slug>/setup")
 def setup(slug: str):
     """The league's venues and its host logins."""
-    return _setup(_my_league(slug))
+    return _setup(my_league(slug))
 
 
 @bp.route("/<slug>/venues", methods=["POST"])
 def add_venue(slug: str):
     """Add a venue; a name the league already has is refused."""
-    league = _my_league(slug)
+    league = my_league(slug)
     form = VenueForm()
     if form.validate() and any(v.name.casefold() == form.name.data.strip().casefold() for v in _venues(league)):
         form.name.errors.append("The league already has a venue of that name.")
@@ -105,7 +49,7 @@ def add_venue(slug: str):
 @bp.route("/<slug>/hosts", methods=["POST"])
 def add_host(slug: str):
     """Add a host login (the password is stored only as a salted hash)."""
-    league = _my_league(slug)
+    league = my_league(slug)
     form = HostForm()
     if form.validate():
         if db.session.scalar(db.select(User.id).where(User.username == form.username.data)):
@@ -144,7 +88,7 @@ def nights(slug: str):
     """Upcoming nights; create one at a venue with its type, host, blind structure (R-CLOCK-1) and money
     (R-PAY-1, R-PAY-3). The same venue, date and start as another night is warned about, and
     created only when the organiser says so."""
-    league = _my_league(slug)
+    league = my_league(slug)
     if request.method == "GET":
         return _nights(league)
     form = fit_to_league(_night_choices(NightForm(), league), league)
@@ -161,7 +105,7 @@ def nights(slug: str):
 @bp.route("/<slug>/nights/<int:event_id>/host", methods=["POST"])
 def assign_host(slug: str, event_id: int):
     """Give a night to another host."""
-    league = _my_league(slug)
+    league = my_league(slug)
     event = db.session.get(Event, event_id)
     if event is None or event.league_id != league.id:
         abort(404)

@@ -1,0 +1,24 @@
+"""The organiser blueprint itself and what every organiser view needs: an organiser's login and their league."""
+
+from flask import Blueprint, abort
+from flask_login import current_user, login_required
+
+from services.models import League
+
+bp = Blueprint("organiser", __name__, url_prefix="/organiser")
+
+
+@bp.before_request
+@login_required
+def _organisers_only():
+    """Every organiser page needs an organiser's login (hosts run nights, not the league's tables)."""
+    if not current_user.is_organiser:
+        abort(403)
+
+
+def my_league(slug: str) -> League:
+    """The organiser's own league by its slug (404 for any other league)."""
+    league = current_user.league
+    if league.slug != slug:
+        abort(404)
+    return league
