@@ -594,7 +594,7 @@ async def _live_phases(server: Server, host: Host, event_id: int, opts) -> dict:
     if opts.actions > 0:
         log(f"[3] {opts.warmup} warm-up + {opts.actions} host actions, {opts.gap:.2f} s apart")
         out["latency"] = await host_actions(fanout, server, host, event_id, opts.actions, opts.gap, opts.timeout,
-                                            opts.warmup)
+                                            opts.warmup, opts.cycle)
         d = out["latency"]["deliveries_ms"]
         log(f"    receive − send: median {d['median']:.1f} ms, p99 {d['p99']:.1f} ms, max {d['max']:.1f} ms")
         if opts.heartbeat_round:
@@ -848,6 +848,8 @@ def parse_args(argv=None):
     parser.add_argument("-n", "--clients", type=int, default=500, help="SSE connections (default 500)")
     parser.add_argument("-k", "--actions", type=int, default=200, help="host actions, every kind in turn "
                                                                          "(default 200)")
+    parser.add_argument("--kinds", default=",".join(ACTION_CYCLE), help="the taps, in turn (default: every kind, "
+                                                                         + ",".join(ACTION_CYCLE) + ")")
     parser.add_argument("--runs", type=int, default=1, help="whole runs, one after another; the figures are "
                                                             "their median (default 1; 3 for docs)")
     parser.add_argument("--idle", type=float, default=30, help="seconds of idle CPU measurement (default 30; 0 skips)")
@@ -871,6 +873,9 @@ def parse_args(argv=None):
     opts = parser.parse_args(argv)
     if opts.clients < 1 or opts.actions < 0 or opts.idle < 0 or opts.runs < 1:
         parser.error("clients ≥ 1, actions ≥ 0, idle ≥ 0, runs ≥ 1")
+    opts.cycle = tuple(kind.strip() for kind in opts.kinds.split(",") if kind.strip())
+    if not opts.cycle:
+        parser.error("--kinds names at least one tap")
     return opts
 
 
