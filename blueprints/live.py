@@ -55,23 +55,18 @@ def clock_stream(event_id: int):
     def stream():
         version, message = hub.rendered(event_id, -1, render)
         yield b"retry: 2000\n" + message
+        if phone is not None:  # gunicorn has sent the headers and the first message: the hub writes the rest
+            hub.serve(event_id, phone, version, latest, caught_up)  # returns when the phone hangs up
+            return
         while True:
             newer = hub.wait(event_id, version)
             if newer is None:
-                if hub.due_check(event_id, hub.heartbeat_s / 2):
-                    with app.app_context():
-                        db.session.close()
-                        current = db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))
-                        db.session.close()
-                    if current is not None and current > version:
-                        hub.deliver(event_id, current)
-                        continue
+                if hub.due_check(event_id, hub.heartbeat_s / 2) and (current := caught_up(version)):
+                    hub.deliver(event_id, current)
+                    continue
                 yield b": heartbeat\n\n"
                 continue
-            cached = hub.cached(event_id, newer)
-            if cached is None:
-                with app.app_context():
-                    cached = hub.rendered(event_id, newer, render)
+            cached = latest(newer)
             if cached[0] <= version:
                 # a notice for a version this database doesn't have (e.g. another database's event
                 # with the same id on a shared Redis): don't re-render in a loop; wait for a change
@@ -80,8 +75,37 @@ def clock_stream(event_id: int):
             version, message = cached
             yield message
 
+    def caught_up(version: int) -> int | None:
+        """The stored version if it is newer than `version` (a notice lost on the way), else None."""
+        with app.app_context():
+            db.session.close()
+            current = db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))
+            db.session.close()
+        return current if current is not None and current > version else None
+
+    def latest(version: int):
+        cached = hub.cached(event_id, version)
+        if cached is None:
+            with app.app_context():
+                cached = hub.rendered(event_id, version, render)
+        return cached
+
+    phone = _hub_writes(request.environ, app)
     return Response(stream_with_context(stream()), mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _hub_writes(environ, app) -> notices.Phone | None:
+    """A Phone for the hub's writer when this stream's socket can take non-blocking writes from it:
+    under gunicorn's gevent worker (its socket is in the environ), for a GET; else None and the
+    stream's own greenlet writes every message (the development server, the test client)."""
+    sock = environ.get("gunicorn.socket")
+    if (sock is None or not type(sock).__module__.startswith("gevent") or environ.get("REQUEST_METHOD") != "GET"
+            or not app.config.get("HUB_WRITES", True)):
+        return None
+    import threading  # gevent's Event under its worker (monkey-patched)
+    # gunicorn frames a streamed answer to an HTTP/1.1 request in chunks; to HTTP/1.0, raw.
+    return notices.Phone(sock, environ.get("SERVER_PROTOCOL") != "HTTP/1.0", threading.Event())
 
 
 @bp.route("/api/leagues/<slug>/standings")

@@ -9,8 +9,10 @@ A notice carries the version and the message the changing process rendered for i
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +41,7 @@ class Hub:
         self._rendered: dict[int, tuple[int, object]] = {}
         self._render_lock = threading.Lock()
         self._checked: dict[int, float] = {}
+        self._direct: dict[int, dict[Phone, None]] = {}  # event → the phones this process writes to itself
 
     def publish(self, event_id: int, version: int) -> None:
         """Tell every waiting connection in this process (and, with Redis, in every process)."""
@@ -53,6 +56,7 @@ class Hub:
             signal = self._signals.pop(event_id, None)
         if signal is not None:
             signal.set()
+        self._write_all(event_id, version)
 
     def wait(self, event_id: int, seen: int) -> int | None:
         """Block until the event's version exceeds `seen` (→ the version) or the next heartbeat (→ None).
@@ -72,12 +76,97 @@ class Hub:
         current = self._versions.get(event_id, -1)
         return current if current > seen else None
 
+    def version(self, event_id: int) -> int:
+        """The newest version this process has heard of for the event (-1: none)."""
+        return self._versions.get(event_id, -1)
+
     def beat(self) -> None:
-        """Wake every waiting connection without a new version: each sends a heartbeat."""
+        """Wake every waiting connection without a new version: each sends a heartbeat. Phones
+        written to directly get theirs from this loop, and one per event is woken to re-read the
+        version in case a notice was lost."""
         with self._lock:
             signals, self._signals = self._signals, {}
         for signal in signals.values():
             signal.set()
+        for phones in list(self._direct.values()):
+            for index, phone in enumerate(list(phones)):
+                phone.send(HEARTBEAT, check=index == 0)
+
+    # --- one writer per process -------------------------------------------------------------------
+    # Under gunicorn's gevent worker a stream hands its socket to the hub after its first message:
+    # a host action's message is then written to every phone of the process from one loop, in the
+    # greenlet that delivers the notice, instead of waking one greenlet per phone (each wake runs
+    # the WSGI iterator, gunicorn's chunk writer and gevent's sendall). A phone whose socket buffer
+    # is full, or a version that is not rendered here yet, goes back to the phone's own greenlet.
+
+    def join(self, event_id: int, phone: Phone, seen: int) -> None:
+        """Write this event's next messages straight to `phone` (its greenlet waits on `phone.wake`)."""
+        self._keep_beating()
+        with self._lock:
+            self._direct.setdefault(event_id, {})[phone] = None
+            current = self._versions.get(event_id, -1)
+        phone.version = seen
+        if current > seen:
+            self._write_one(event_id, phone, current)
+
+    def serve(self, event_id: int, phone: Phone, seen: int, latest: Callable[[int], tuple[int, bytes]],
+              caught_up: Callable[[int], int | None]) -> None:
+        """The phone's own greenlet while the hub writes to its socket: it wakes only for what the
+        writer leaves to it (the rest of a message a slow phone did not take; a version to render,
+        `latest(version)` → (version, message); the heartbeat's catch-up read, `caught_up(seen)` →
+        a newer stored version or None) and returns when the phone hangs up."""
+        self.join(event_id, phone, seen)
+        try:
+            while not phone.dead:
+                if not (phone.pending or phone.behind or phone.check):
+                    phone.wake.wait()
+                    phone.wake.clear()
+                    continue
+                phone.busy = True
+                try:
+                    if phone.pending:
+                        data, phone.pending = phone.pending, b""
+                        phone.sock.sendall(data)
+                    if phone.check:
+                        phone.check = False
+                        if self.due_check(event_id, self.heartbeat_s / 2) and (current := caught_up(phone.version)):
+                            self.deliver(event_id, current)  # every phone here; this one is busy: behind
+                    if phone.behind:
+                        phone.behind = False
+                        version, message = latest(self.version(event_id))
+                        if version > phone.version:
+                            phone.sock.sendall(phone.frame(message))
+                            phone.version = version
+                except OSError:
+                    phone.dead = True
+                finally:
+                    phone.busy = False
+        finally:
+            self.leave(event_id, phone)
+
+    def leave(self, event_id: int, phone: Phone) -> None:
+        """Stop writing to `phone` (before its socket closes)."""
+        with self._lock:
+            phones = self._direct.get(event_id)
+            if phones is not None:
+                phones.pop(phone, None)
+                if not phones:
+                    del self._direct[event_id]
+
+    def _write_all(self, event_id: int, version: int) -> None:
+        phones = self._direct.get(event_id)
+        if not phones:
+            return
+        for phone in list(phones):
+            self._write_one(event_id, phone, version)
+
+    def _write_one(self, event_id: int, phone: Phone, version: int) -> None:
+        cached = self._rendered.get(event_id)
+        if cached and cached[0] >= version and isinstance(cached[1], bytes):
+            if cached[0] > phone.version:
+                phone.send(cached[1], version=cached[0])
+        else:
+            phone.catch_up()  # not rendered here: the phone's greenlet renders (once per process) and sends
 
     def _keep_beating(self) -> None:
         self._keep_running("_beats", self._beat_forever, "heartbeats")
@@ -139,6 +228,63 @@ class Hub:
             return fresh
 
 
+HEARTBEAT = b": heartbeat\n\n"
+
+
+class Phone:
+    """One phone's stream as the hub's writer sees it: a non-blocking socket and what it has sent.
+
+    `send` writes without ever waiting: whatever the socket does not take at once (a phone on one
+    bar of signal) is left in `pending` for the phone's own greenlet, which `wake` rouses; so is a
+    version that must be rendered first (`behind`), a closed connection (`dead`) and the
+    heartbeat's catch-up read (`check`). Only one of the two writes at a time: while the greenlet
+    sends (`busy`), the hub's writes wait in `behind`.
+    """
+
+    def __init__(self, sock, chunked: bool, wake: threading.Event) -> None:
+        self.sock, self.chunked, self.wake = sock, chunked, wake
+        self.version = -1
+        self.pending = b""
+        self.busy = self.behind = self.dead = self.check = False
+
+    def frame(self, message: bytes) -> bytes:
+        """The bytes on the wire: an HTTP/1.1 chunk, as gunicorn frames the stream's first message."""
+        return b"%X\r\n%s\r\n" % (len(message), message) if self.chunked else message
+
+    def send(self, message: bytes, version: int | None = None, check: bool = False) -> None:
+        if self.dead:
+            return
+        if check:
+            self.check = True
+        if self.busy or self.pending:
+            if version is not None:
+                self.behind = True
+            self.wake.set()
+            return
+        data = self.frame(message)
+        try:
+            sent = os.write(self.sock.fileno(), data)
+        except BlockingIOError:
+            sent = 0
+        except OSError as error:  # closed, reset, or a socket already given back (fileno -1: EBADF)
+            if error.errno not in (errno.EPIPE, errno.ECONNRESET, errno.EBADF, errno.ENOTCONN):
+                log.warning("stream write failed: %s", error)
+            self.dead = True
+            self.wake.set()
+            return
+        if version is not None:
+            self.version = version
+        if sent < len(data):
+            self.pending = data[sent:]
+            self.wake.set()
+        elif check:
+            self.wake.set()
+
+    def catch_up(self) -> None:
+        self.behind = True
+        self.wake.set()
+
+
 class RedisHub(Hub):
     """A Hub whose notices go through Redis pub/sub to every process."""
 
@@ -166,6 +312,10 @@ class RedisHub(Hub):
     def wait(self, event_id: int, seen: int) -> int | None:
         self.listen()
         return super().wait(event_id, seen)
+
+    def join(self, event_id: int, phone: Phone, seen: int) -> None:
+        self.listen()
+        super().join(event_id, phone, seen)
 
     def listen(self) -> None:
         """Start this process's one subscriber, once."""

@@ -14,9 +14,9 @@ Phases, each reported:
      first message (the clock fragment);
   2. idle: the server's CPU % (utime+stime of the gunicorn master and workers, /proc) over
      --idle seconds with all N connected, and its RSS (VmRSS);
-  3. latency: --warmup taps (reported apart), then K host actions (pause/resume, each with the
-     right version) through the real form POST; for every action, the time from sending the
-     POST to each phone's receipt of the message with that version (`id: <version>`):
+  3. latency: --warmup taps (reported apart), then K host actions (default 200: every kind of
+     clock tap in turn, ACTION_CYCLE, each with the right version) through the real form POST;
+     for every action, the time from sending the POST to each phone's receipt of the message with that version (`id: <version>`):
      median/p95/p99/max over N×K deliveries, and the time until all N had it;
   3b. heartbeat round: for 21 s after the last tap, so that one of the worker's 20 s heartbeats
      (every stream woken at once) falls inside, GET /api/time every 20 ms: the slowest answer is
@@ -27,7 +27,8 @@ Phases, each reported:
   5. first load: bytes over the wire (Accept-Encoding: gzip, br) of the player's clock page
      and every asset it references.
 
-Traffic goes to 127.0.0.1 only. Every wait is bounded. Not collected by pytest (the name does
+--runs N repeats the whole run N times and ends with the median of each headline figure (the
+docs quote the median of 3). Traffic goes to 127.0.0.1 only. Every wait is bounded. Not collected by pytest (the name does
 not match test_*.py); tests/bench/test_clock_load.py runs `run()` at a tiny scale.
 """
 from __future__ import annotations
@@ -294,8 +295,14 @@ class Host:
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)
 
     def form(self, action: str, version: int) -> tuple[bytes, bytes]:
-        """(request head, body) of one clock action, as htmx sends it."""
-        body = urllib.parse.urlencode({"action": action, "version": str(version), "csrf_token": self.token}).encode()
+        """(request head, body) of one clock action, as htmx sends it; `jump:N` jumps to item N (1-based)."""
+        action, _, index = action.partition(":")
+        fields = {"action": action, "version": str(version), "csrf_token": self.token}
+        if index:
+            fields["index"] = index
+        if action == "shot":
+            fields["seat"] = "T1 S4"
+        body = urllib.parse.urlencode(fields).encode()
         head = (f"POST /host/events/{self.event_id}/clock HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 f"Cookie: {self.cookie()}\r\nHX-Request: true\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
@@ -465,14 +472,20 @@ async def post_action(port: int, head: bytes, body: bytes, sent_box: list) -> tu
     return int(reply.split(b" ", 2)[1]), replied
 
 
+# Every kind of tap the host's clock screen has (R-CLOCK-3/4), in an order that keeps the clock
+# running and near its start: each cycle ends where it began.
+ACTION_CYCLE = ("pause", "resume", "next", "previous", "plus", "minus", "shot", "shot_off", "jump:3", "jump:1")
+
+
 async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int, k: int, gap: float,
-                       timeout: float, warmup: int = 0) -> dict:
-    """K pause/resume taps, each with the right version; per action the send time, each phone's receipt.
+                       timeout: float, warmup: int = 0, cycle: tuple[str, ...] = ACTION_CYCLE) -> dict:
+    """K taps of every kind in turn (`cycle`), each with the right version; per action the send
+    time, each phone's receipt.
 
     The first `warmup` taps are reported apart (each process compiles the host's fragment template
     and warms its caches on its first tap of the night) and left out of the figures."""
     clock = await asyncio.to_thread(clock_json, server.base, event_id)
-    version, running = clock["version"], clock["running"]
+    version = clock["version"]
     deliveries: list[float] = []
     all_received: list[float] = []
     replies: list[float] = []
@@ -481,7 +494,7 @@ async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int
     for i in range(warmup + k):
         if i == warmup:
             cpu_before, machine_before = server.cpu_seconds(), machine_ticks()
-        action = "pause" if running else "resume"
+        action = cycle[i % len(cycle)]
         head, body = host.form(action, version)
         everyone = fanout.expect(version + 1)
         sent_box: list[float] = []
@@ -497,7 +510,6 @@ async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int
             raise RuntimeError(f"{missing} of {len(fanout.phones)} phones never heard version {version + 1}") from None
         busy = (fanout.busy - busy) * 1000
         version += 1
-        running = not running
         times = [(p.received[version] - sent) * 1000 for p in fanout.phones]
         done = sent + max(times) / 1000
         beats = sum(1 for b in fanout.beats if sent - 0.5 <= b <= done)
@@ -517,7 +529,11 @@ async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int
         await asyncio.sleep(gap)
     cpu = server.cpu_seconds() - cpu_before
     machine = machine_busy_pct(machine_before, machine_ticks())
+    kinds: dict[str, list[float]] = {}
+    for tap in per_action:
+        kinds.setdefault(tap["action"].partition(":")[0], []).append(tap["all_ms"])
     return {"deliveries_ms": summary(deliveries), "all_received_ms": summary(all_received),
+            "all_received_by_kind_ms": {kind: summary(times) for kind, times in kinds.items()},
             "post_reply_ms": summary(replies), "per_action": per_action, "warmup": warmups, "last_sent": sent,
             "client_busy_ms": summary([p["client_busy_ms"] for p in per_action]),
             "server_cpu_ms_per_action": cpu * 1000 / k, "machine_busy_pct": machine,
@@ -578,7 +594,7 @@ async def _live_phases(server: Server, host: Host, event_id: int, opts) -> dict:
     if opts.actions > 0:
         log(f"[3] {opts.warmup} warm-up + {opts.actions} host actions, {opts.gap:.2f} s apart")
         out["latency"] = await host_actions(fanout, server, host, event_id, opts.actions, opts.gap, opts.timeout,
-                                            opts.warmup)
+                                            opts.warmup, opts.cycle)
         d = out["latency"]["deliveries_ms"]
         log(f"    receive − send: median {d['median']:.1f} ms, p99 {d['p99']:.1f} ms, max {d['max']:.1f} ms")
         if opts.heartbeat_round:
@@ -783,8 +799,12 @@ def report(r: dict) -> str:
         lines.append(f"latency over {d['n']} deliveries: median {d['median']:.1f} ms, p95 {d['p95']:.1f} ms, "
                      f"p99 {d['p99']:.1f} ms, max {d['max']:.1f} ms (target median ≤ 20, p99 ≤ 100: "
                      f"{'OK' if ok else 'MISSED'})")
-        lines.append(f"until all {r['clients']} had it, per action: median {a['median']:.1f} ms, "
-                     f"max {a['max']:.1f} ms; host's POST answered in {L['post_reply_ms']['median']:.1f} ms median")
+        lines.append(f"until all {r['clients']} had it, over {a['n']} actions: median {a['median']:.1f} ms, "
+                     f"p95 {a['p95']:.1f} ms, p99 {a['p99']:.1f} ms, max {a['max']:.1f} ms; host's POST answered "
+                     f"in {L['post_reply_ms']['median']:.1f} ms median, p95 {L['post_reply_ms']['p95']:.1f} ms")
+        lines.append("until all had it, by kind of tap (median / max ms): " + "; ".join(
+            f"{kind} {k['median']:.0f}/{k['max']:.0f} (n={k['n']})"
+            for kind, k in L.get("all_received_by_kind_ms", {}).items()))
         lines.append(f"server CPU per action {L['server_cpu_ms_per_action']:.1f} ms "
                      f"({L['server_cpu_us_per_delivery']:.0f} µs per delivery); this client's own parsing "
                      f"{L['client_busy_ms']['median']:.1f} ms per action (median; the measurement's floor); "
@@ -793,10 +813,11 @@ def report(r: dict) -> str:
             lines.append("warm-up taps, not counted (first / median / all, ms; POST): " + "; ".join(
                 f"{p['action']} v{p['version']} {p['first_ms']:.0f}/{p['median_ms']:.0f}/{p['all_ms']:.0f}; "
                 f"{p['post_reply_ms']:.0f}" for p in L["warmup"]))
-        lines.append("per action (first / median / all, ms): " + "; ".join(
+        slowest = sorted(L["per_action"], key=lambda p: -p["all_ms"])[:5]
+        lines.append("slowest 5 actions (first / median / all, ms): " + "; ".join(
             f"{p['action']} v{p['version']} {p['first_ms']:.0f}/{p['median_ms']:.0f}/{p['all_ms']:.0f}"
             + (f" [{p['heartbeats_near']} heartbeats]" if p.get("heartbeats_near") else "")
-            for p in L["per_action"]))
+            for p in slowest))
     if r.get("heartbeat_round"):
         h = r["heartbeat_round"]
         lines.append(f"heartbeat round ({h['seconds']:.0f} s from {h['after_s']:.1f} s after the last tap, "
@@ -825,7 +846,12 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-n", "--clients", type=int, default=500, help="SSE connections (default 500)")
-    parser.add_argument("-k", "--actions", type=int, default=20, help="host actions (default 20)")
+    parser.add_argument("-k", "--actions", type=int, default=200, help="host actions, every kind in turn "
+                                                                         "(default 200)")
+    parser.add_argument("--kinds", default=",".join(ACTION_CYCLE), help="the taps, in turn (default: every kind, "
+                                                                         + ",".join(ACTION_CYCLE) + ")")
+    parser.add_argument("--runs", type=int, default=1, help="whole runs, one after another; the figures are "
+                                                            "their median (default 1; 3 for docs)")
     parser.add_argument("--idle", type=float, default=30, help="seconds of idle CPU measurement (default 30; 0 skips)")
     parser.add_argument("--warmup", type=int, default=2, help="host actions before the measured ones, "
                                                              "reported apart (default 2)")
@@ -845,17 +871,73 @@ def parse_args(argv=None):
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir (database, gunicorn.log)")
     opts = parser.parse_args(argv)
-    if opts.clients < 1 or opts.actions < 0 or opts.idle < 0:
-        parser.error("clients ≥ 1, actions ≥ 0, idle ≥ 0")
+    if opts.clients < 1 or opts.actions < 0 or opts.idle < 0 or opts.runs < 1:
+        parser.error("clients ≥ 1, actions ≥ 0, idle ≥ 0, runs ≥ 1")
+    opts.cycle = tuple(kind.strip() for kind in opts.kinds.split(",") if kind.strip())
+    if not opts.cycle:
+        parser.error("--kinds names at least one tap")
     return opts
+
+
+# The figures the docs quote, as (label, path into a run's results, unit): the median of the runs.
+HEADLINE = (
+    ("per-phone delivery median", ("latency", "deliveries_ms", "median"), "ms"),
+    ("per-phone delivery p95", ("latency", "deliveries_ms", "p95"), "ms"),
+    ("per-phone delivery p99", ("latency", "deliveries_ms", "p99"), "ms"),
+    ("per-phone delivery max", ("latency", "deliveries_ms", "max"), "ms"),
+    ("all phones have it, median", ("latency", "all_received_ms", "median"), "ms"),
+    ("all phones have it, p95", ("latency", "all_received_ms", "p95"), "ms"),
+    ("all phones have it, p99", ("latency", "all_received_ms", "p99"), "ms"),
+    ("all phones have it, max", ("latency", "all_received_ms", "max"), "ms"),
+    ("host's POST answered, median", ("latency", "post_reply_ms", "median"), "ms"),
+    ("server CPU per action", ("latency", "server_cpu_ms_per_action"), "ms"),
+    ("server CPU per delivery", ("latency", "server_cpu_us_per_delivery"), "µs"),
+    ("idle CPU", ("idle", "cpu_pct"), "%"),
+    ("whole machine busy during the taps", ("latency", "machine_busy_pct"), "%"),
+)
+
+
+def dig(results: dict, path: tuple[str, ...]):
+    for key in path:
+        if not isinstance(results, dict) or key not in results:
+            return None
+        results = results[key]
+    return results
+
+
+def medians(runs: list[dict]) -> dict[str, dict]:
+    """Each headline figure's value in every run and their median."""
+    out = {}
+    for label, path, unit in HEADLINE:
+        values = [v for r in runs if (v := dig(r, path)) is not None]
+        if values:
+            out[label] = {"median": statistics.median(values), "runs": values, "unit": unit}
+    rss = [sum(r["rss_kb"].values()) / 1024 for r in runs if r.get("rss_kb")]
+    if rss:
+        out["RSS with every phone connected"] = {"median": statistics.median(rss), "runs": rss, "unit": "MiB"}
+    return out
+
+
+def median_report(runs: list[dict]) -> str:
+    lines = [f"median of {len(runs)} runs (each run's value in brackets):"]
+    for label, m in medians(runs).items():
+        lines.append(f"  {label}: {m['median']:.1f} {m['unit']} [" + ", ".join(f"{v:.1f}" for v in m["runs"]) + "]")
+    return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     opts = parse_args(argv)
-    results = run(opts)
-    print(report(results))
+    runs = []
+    for number in range(opts.runs):
+        if opts.runs > 1:
+            log(f"=== run {number + 1} of {opts.runs}")
+        runs.append(run(opts))
+        print(report(runs[-1]), flush=True)
+    if opts.runs > 1:
+        print(median_report(runs))
     if opts.json:
-        Path(opts.json).write_text(json.dumps(results, indent=2))
+        Path(opts.json).write_text(json.dumps({"runs": runs, "medians": medians(runs)} if opts.runs > 1 else runs[0],
+                                              indent=2))
     return 0
 
 

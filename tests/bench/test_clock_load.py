@@ -5,18 +5,22 @@ docs/benchmarks-clock.md, from full runs of the script."""
 from tests.bench import clock_load
 
 
-def test_every_phone_hears_the_hosts_tap():
-    opts = clock_load.parse_args(["--clients", "20", "--actions", "1", "--warmup", "0", "--idle", "0", "--gap", "0",
+def test_every_phone_hears_every_kind_of_the_hosts_tap():
+    opts = clock_load.parse_args(["--clients", "20", "--actions", "10", "--warmup", "0", "--idle", "0", "--gap", "0",
                                   "--timeout", "15", "--no-restart", "--no-heartbeat-round"])
     results = clock_load.run(opts)
 
     assert results["connect"]["first_message_ms"]["n"] == 20  # every stream opened with the clock
     assert results["connect"]["message_bytes"] > 0
     latency = results["latency"]
-    assert latency["deliveries_ms"]["n"] == 20  # run() raises unless every phone got the new version
-    assert [a["action"] for a in latency["per_action"]] == ["pause"]
+    assert latency["deliveries_ms"]["n"] == 20 * 10  # run() raises unless every phone got each new version
+    assert [a["action"] for a in latency["per_action"]] == list(clock_load.ACTION_CYCLE)
+    assert set(latency["all_received_by_kind_ms"]) == {"pause", "resume", "next", "previous", "plus", "minus",
+                                                       "shot", "shot_off", "jump"}
     assert results["lost_streams"] == 0
     files = results["first_load"]["files"]
     assert files[0]["path"].startswith("/events/") and all(f["status"] == 200 for f in files)
     assert any(f["path"].endswith("clock.js") for f in files)
-    assert "latency over 20 deliveries" in clock_load.report(results)
+    assert "latency over 200 deliveries" in clock_load.report(results)
+    medians = clock_load.medians([results, results])
+    assert medians["server CPU per action"]["runs"] == [latency["server_cpu_ms_per_action"]] * 2

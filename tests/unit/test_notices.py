@@ -124,3 +124,158 @@ def test_redis_carries_a_notice_to_another_process_hub():
     stranger.beat()
     lonely.join(2)
     assert nothing == [None]
+
+
+# --- the hub's one writer: a message written to every phone's socket from one loop -----------------
+
+def phone_pair(hub: Hub, event_id: int, seen: int = 0, sndbuf: int | None = None):
+    """A Phone on one end of a socket pair (non-blocking, as gevent's sockets are), joined to the hub."""
+    import socket
+
+    from live.notices import Phone
+    ours, theirs = socket.socketpair()
+    if sndbuf:
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
+    ours.setblocking(False)
+    phone = Phone(ours, True, threading.Event())
+    hub.join(event_id, phone, seen)
+    return phone, theirs
+
+
+def chunks(data: bytes) -> list[bytes]:
+    """Split HTTP/1.1 chunked bytes into their chunks (all complete)."""
+    out = []
+    while data:
+        size, _, rest = data.partition(b"\r\n")
+        n = int(size, 16)
+        out.append(rest[:n])
+        assert rest[n:n + 2] == b"\r\n"
+        data = rest[n + 2:]
+    return out
+
+
+def test_r_clock_3_a_delivered_version_is_written_to_every_joined_phone_as_one_chunk():
+    hub = Hub(heartbeat_s=30)
+    phones = [phone_pair(hub, 5) for _ in range(3)]
+    other, other_end = phone_pair(hub, 6)
+    hub.keep(5, 1, b"id: 1\nevent: clock\ndata: <p>1</p>\n\n")
+    hub.publish(5, 1)
+    for phone, theirs in phones:
+        theirs.settimeout(2)
+        assert chunks(theirs.recv(65536)) == [b"id: 1\nevent: clock\ndata: <p>1</p>\n\n"]
+        assert phone.version == 1 and not phone.wake.is_set()  # its greenlet was not woken
+    other_end.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        other_end.recv(10)  # event 6 did not change
+
+
+def test_r_clock_3_a_version_not_rendered_here_goes_to_the_phones_own_greenlet():
+    hub = Hub(heartbeat_s=30)
+    phone, theirs = phone_pair(hub, 5)
+    hub.publish(5, 2)  # a notice from another process without its message
+    assert phone.behind and phone.wake.is_set() and phone.version == 0
+
+
+def test_r_clock_3_a_phone_that_does_not_read_keeps_the_rest_for_its_greenlet_in_order():
+    hub = Hub(heartbeat_s=30)
+    phone, theirs = phone_pair(hub, 5, sndbuf=4096)
+    message = lambda v: f"id: {v}\ndata: {'x' * 3000}\n\n".encode()  # noqa: E731
+    version = 0
+    while not phone.pending:  # fill the socket's buffer: the writer never waits for it
+        version += 1
+        hub.keep(5, version, message(version))
+        hub.publish(5, version)
+    assert phone.wake.is_set()
+    hub.keep(5, version + 1, message(version + 1))
+    hub.publish(5, version + 1)  # while the rest waits, newer versions are only marked
+    assert phone.behind and phone.version == version
+    # the phone's greenlet (here a thread) sends the rest, then the newest version, once it is woken
+    phone.sock.setblocking(True)
+    served = threading.Thread(target=hub.serve, args=(5, phone, phone.version, lambda v: hub.cached(5, v),
+                                                      lambda seen: None), daemon=True)
+    served.start()
+    received = bytearray()
+    theirs.settimeout(2)
+    expected = sum(len(phone.frame(message(v))) for v in range(1, version + 2))
+    while len(received) < expected:
+        received += theirs.recv(65536)
+    got = [int(c.split(b"\n", 1)[0][4:]) for c in chunks(bytes(received))]
+    assert got == list(range(1, version + 2))  # every message whole, in order, none twice
+    idle(phone)
+    assert not phone.pending and not phone.behind and phone.version == version + 1
+    theirs.close()
+    hub.keep(5, version + 2, message(version + 2))
+    hub.publish(5, version + 2)  # the hang-up ends the greenlet's service
+    served.join(5)
+    assert not served.is_alive() and phone.dead
+    assert 5 not in hub._direct
+
+
+def test_r_clock_3_a_phone_that_hung_up_is_marked_dead_and_its_greenlet_woken():
+    hub = Hub(heartbeat_s=30)
+    phone, theirs = phone_pair(hub, 5)
+    theirs.close()
+    hub.keep(5, 1, b"id: 1\n\n")
+    hub.publish(5, 1)
+    if not phone.dead:  # the first write after a hang-up may still be taken by the kernel
+        hub.keep(5, 2, b"id: 2\n\n")
+        hub.publish(5, 2)
+    assert phone.dead and phone.wake.is_set()
+    hub.leave(5, phone)
+    hub.keep(5, 3, b"id: 3\n\n")
+    hub.publish(5, 3)  # gone from the writer: nothing written to a closed socket
+
+
+def test_r_clock_3_the_heartbeat_is_written_to_every_phone_and_one_per_event_checks_the_version():
+    hub = Hub(heartbeat_s=30)
+    phones = [phone_pair(hub, 5) for _ in range(3)]
+    hub.beat()
+    for _, theirs in phones:
+        theirs.settimeout(2)
+        assert chunks(theirs.recv(100)) == [b": heartbeat\n\n"]
+    assert [p.check for p, _ in phones].count(True) == 1
+
+
+def test_r_clock_3_a_phone_joining_behind_the_newest_version_gets_it_at_once():
+    hub = Hub(heartbeat_s=30)
+    hub.keep(5, 4, b"id: 4\n\n")
+    hub.publish(5, 4)
+    phone, theirs = phone_pair(hub, 5, seen=3)  # its first message was rendered at version 3
+    theirs.settimeout(2)
+    assert chunks(theirs.recv(100)) == [b"id: 4\n\n"] and phone.version == 4
+
+
+def idle(phone, timeout: float = 5) -> None:
+    """Wait until the phone's greenlet has finished what it was sending."""
+    deadline = time.monotonic() + timeout
+    while (phone.busy or phone.behind or phone.pending or phone.check) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def test_r_clock_3_the_phones_greenlet_renders_a_missing_version_and_reads_after_a_lost_notice():
+    hub = Hub(heartbeat_s=30)
+    phone, theirs = phone_pair(hub, 5, seen=1)
+    rendered = []
+
+    def latest(version):
+        rendered.append(version)
+        return version, f"id: {version}\n\n".encode()
+
+    served = threading.Thread(target=hub.serve, args=(5, phone, 1, latest, lambda seen: 3 if seen < 3 else None),
+                              daemon=True)
+    served.start()
+    theirs.settimeout(2)
+    hub.publish(5, 2)  # a notice without its message: the greenlet renders version 2 and sends it
+    assert chunks(theirs.recv(100)) == [b"id: 2\n\n"]
+    idle(phone)  # a heartbeat due while the greenlet sends is skipped: wait until it is done
+    hub.beat()  # the heartbeat, then this phone's catch-up read finds version 3 stored (its notice lost)
+    received = b""
+    while received.count(b"\r\n") < 4:
+        received += theirs.recv(100)
+    assert chunks(received) == [b": heartbeat\n\n", b"id: 3\n\n"]
+    idle(phone)
+    assert rendered == [2, 3] and phone.version == 3
+    theirs.close()
+    hub.beat()
+    served.join(5)
+    assert not served.is_alive()
