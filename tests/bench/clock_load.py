@@ -277,8 +277,9 @@ def private_redis(workdir: Path):
 class Host:
     """The host's browser: cookies, the CSRF token from the controls page."""
 
-    def __init__(self, base: str, event_id: int) -> None:
+    def __init__(self, base: str, event_id: int, username: str = HOST_USER, password: str = HOST_PASSWORD) -> None:
         self.base, self.event_id = base, event_id
+        self.username, self.password = username, password
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.token = ""
@@ -287,7 +288,7 @@ class Host:
         page = self.opener.open(self.base + "/login", timeout=10).read().decode()
         token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
         self.opener.open(self.base + "/login", urllib.parse.urlencode(
-            {"username": HOST_USER, "password": HOST_PASSWORD, "csrf_token": token}).encode(), timeout=10).read()
+            {"username": self.username, "password": self.password, "csrf_token": token}).encode(), timeout=10).read()
         page = self.opener.open(f"{self.base}/host/events/{self.event_id}", timeout=10).read().decode()
         self.token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
 

@@ -1,0 +1,21 @@
+"""Smoke test of tests/bench/scale_load.py at a tiny scale (R-CLOCK-3, DESIGN.md "Scale"): several
+nights at once on two gunicorn gevent workers, PostgreSQL and Redis, each night's host tapping;
+every phone hears every tap of its own night. No timing assertions: the figures live in
+docs/scale.md, from full runs of the script."""
+import pytest
+
+from tests.bench import scale_load
+
+pytestmark = pytest.mark.services
+
+
+def test_every_phone_of_every_night_hears_its_hosts_taps():
+    opts = scale_load.parse_args(["--nights", "3", "--phones", "12", "--minutes", "0.15", "--every", "0.5,1",
+                                  "--timeout", "15"])
+    results = scale_load.run(opts)
+
+    assert results["taps"] >= 3 and results["errors"] == {}
+    assert results["deliveries"] == results["taps"] * 4  # 12 phones over 3 nights: each tap reaches its 4
+    assert results["left_behind"] == 0 and results["lost_streams"] == 0
+    assert results["services"]["redis_publishes_per_s"] > 0  # the notices went through Redis
+    assert "phones left behind: 0" in scale_load.report(results)
