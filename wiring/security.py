@@ -1,5 +1,6 @@
-"""The security headers every response carries (Content-Security-Policy, frame-ancestors, nosniff,
-Referrer-Policy, HSTS over HTTPS), Secure cookies over HTTPS, and ProxyFix behind a proxy.
+"""The security headers: on every document (page, SVG, the service worker) a Content-Security-Policy,
+frame-ancestors and Referrer-Policy; on every response nosniff and, over HTTPS, HSTS; Secure cookies
+over HTTPS, and ProxyFix behind a proxy.
 
 Written here rather than with Flask-Talisman (1.1.0, August 2023): Talisman overwrites every
 response's Referrer-Policy (the play pages' stricter `no-referrer` would be lost), trusts a client's
@@ -52,12 +53,25 @@ class SecureCookieResponse(Response):
         super().set_cookie(key, *args, **kwargs)
 
 
+# What a browser can open as a document (a page, an SVG picture or QR code opened alone) or run as
+# a worker (the service worker: its own policy governs its fetches). A style sheet, a script the
+# page loads, an icon, JSON or the clock's stream is governed by the page's policy, not its own: on
+# a phone with one bar of signal the ~400 bytes it would carry on each are worth saving.
+DOCUMENT_TYPES = {"text/html", "image/svg+xml", "application/xhtml+xml", "text/xml", "application/xml"}
+WORKER_ENDPOINTS = {"play.service_worker"}
+
+
+def _is_document(response: Response) -> bool:
+    return response.mimetype in DOCUMENT_TYPES or request.endpoint in WORKER_ENDPOINTS
+
+
 def _headers(response: Response) -> Response:
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors for browsers that predate it
+    if _is_document(response):
+        headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors for browsers that predate it
+        headers.setdefault("Referrer-Policy", "same-origin")  # a page's stricter no-referrer stays
     headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "same-origin")  # a page's stricter no-referrer stays
     if _secure():
         headers.setdefault("Strict-Transport-Security", HSTS)
     return response

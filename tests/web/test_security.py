@@ -220,3 +220,19 @@ def test_r_mem_1_a_host_move_is_told_on_the_members_new_phone(app, client, night
     assert claim(new_phone, code).status_code == 303
     me = new_phone.get("/me").get_data(as_text=True)
     assert "Your card was moved to a new phone by Harry at " in me
+
+
+def test_documents_carry_the_policy_and_assets_only_nosniff(client, app):
+    """The policy governs what a browser opens or runs on its own: pages, SVG, the service worker.
+    A script, style sheet, icon, JSON or the stream is governed by its page's policy: it is sent
+    only nosniff (bytes saved on every asset of a phone's first load)."""
+    for path in ("/", "/sw.js"):
+        assert "frame-ancestors 'none'" in client.get(path).headers["Content-Security-Policy"], path
+    with app.test_request_context():
+        from flask import url_for
+        assets = [url_for("static", filename="js/app.js"), url_for("static", filename="css/app.css"), "/api/time"]
+    for path in assets:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "Content-Security-Policy" not in response.headers and "Referrer-Policy" not in response.headers, path
+        assert response.headers["X-Content-Type-Options"] == "nosniff", path
