@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -162,7 +163,8 @@ def from_stored(league_kind: str, stored: Mapping[str, Any] | None, columns: Map
     JSON, per event type ({"nightly": {"starting_stack": …, "bonuses": {kind: chips}, …}}) and
     "league" for the league-wide rest. A stored value of the wrong shape is passed over (its default
     stands), so a hand-edited row can never break a page."""
-    values = thpa_defaults(league_kind)
+    defaults = thpa_defaults(league_kind)
+    values = dict(defaults)
     stored = stored if isinstance(stored, Mapping) else {}
     for name in ("pass_down", "payout_percent", "shot_clock_seconds", "timezone"):
         if columns.get(name) is not None:
@@ -183,7 +185,6 @@ def from_stored(league_kind: str, stored: Mapping[str, Any] | None, columns: Map
             elif setting.name in chosen:
                 values[setting.key] = chosen[setting.name]
     # Anything stored that fails its check falls back to the default.
-    defaults = thpa_defaults(league_kind)
     for key, value in list(values.items()):
         if value_problem(BY_KEY[key], value):
             values[key] = defaults[key]
@@ -293,9 +294,14 @@ def value_problem(setting: Setting, value: Any) -> str | None:
     return None  # pragma: no cover - every kind is handled above
 
 
+@cache
+def _zones() -> frozenset[str]:
+    return frozenset(available_timezones())  # reads the zone files: once per process
+
+
 def zone_known(name: Any) -> bool:
     """Whether `name` is an IANA time zone this machine knows (Australia/Sydney, Europe/London…)."""
-    if not isinstance(name, str) or not name or len(name) > 64 or name not in available_timezones():
+    if not isinstance(name, str) or not name or len(name) > 64 or name not in _zones():
         return False
     try:
         ZoneInfo(name)

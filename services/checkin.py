@@ -12,6 +12,7 @@ from services import MAX_REASON_LENGTH, Overridable, Refused, finals, typed_text
 from services.clocks import clock_view
 from services.field import drop_entry, entry_of, live_game_elsewhere
 from services.journal import Journal
+from services.members import not_welcome
 from services.models import Entry, Event, Member, Ruling, utcnow
 from services.places import place
 from services.seats import seat_late_arrival
@@ -30,6 +31,8 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     confirm (pending); the host's own check-in seats them at once, and the field grows: everyone
     already out moves one place down (R-PTS-5, services.places). Closed once the major break has
     started, unless the host overrides with a reason (recorded as a ruling)."""
+    if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
+        raise Refused(reason)
     entry = entry_of(event, member)
     if entry is not None and entry.status not in PRE_REGISTERED:
         if entry.status in LIVE:

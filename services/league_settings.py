@@ -14,9 +14,10 @@ from wiring.extensions import db
 class SettingsRefused(Refused):
     """The settings as typed cannot stand: the reason for each setting refused, by key."""
 
-    def __init__(self, problems: dict[str, str]):
+    def __init__(self, problems: dict[str, str], *, conflict: bool = False):
         super().__init__("; ".join(problems.values()))
         self.problems = problems
+        self.conflict = conflict  # the values are good, but nights already booked or played forbid them
 
 
 def columns_of(league: League) -> dict[str, Any]:
@@ -66,9 +67,10 @@ def change(league: League, new: dict[str, Any], user_id: int | None) -> list[Set
     snapshot: a change applies to nights created after it. The caller commits."""
     old = effective(league)
     values = {**old, **new}
-    problems = rules.problems(values, league.kind) or consistency_problems(league, old, values)
-    if problems:
+    if problems := rules.problems(values, league.kind):
         raise SettingsRefused(problems)
+    if problems := consistency_problems(league, old, values):
+        raise SettingsRefused(problems, conflict=True)
     diff = rules.changed(old, values)
     if not diff:
         return []
