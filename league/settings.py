@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from enum import StrEnum
+from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -267,10 +267,12 @@ def parse(setting: Setting, text: str | None) -> tuple[Any, str | None]:
             return None, f"{setting.label}: give a whole number from {setting.minimum:,} to {setting.maximum:,}"
         value = int(plain)
     elif setting.kind == Kind.PAYOUT_TABLE:
-        return parse_payout_table(text)
+        value, problem = parse_payout_table(text)
+        return (None, problem) if problem else (value, None)
     else:
         value = text
-    return value, value_problem(setting, value)
+    problem = value_problem(setting, value)
+    return (None, problem) if problem else (value, None)
 
 
 def value_problem(setting: Setting, value: Any) -> str | None:
