@@ -31,7 +31,7 @@ ADULTS_ONLY = "Members must be 18 or over: tick the box to confirm you are."
 
 
 def search_key(text: str) -> str:
-    """R-MEM-1: a name as a search matches it: case, spacing and accents left out ("Zoë" finds "zoe",
-    "JOSÉ" finds "Jose")."""
+    """R-MEM-1: a name as a search matches it: case, spacing, accents and apostrophes left out ("Zoë"
+    finds "zoe", "JOSÉ" finds "Jose", "obrien" finds "O'Brien")."""
     folded = unicodedata.normalize("NFKD", name_key(text))
-    return "".join(c for c in folded if not unicodedata.combining(c))
+    return " ".join("".join(c for c in folded if not unicodedata.combining(c) and c not in "'’`").split())

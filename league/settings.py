@@ -68,7 +68,7 @@ class Setting:
 
 REENTRY_CHOICES = ((ReEntry.OFF, "Off (THPA)"), (ReEntry.REENTRY, "Re-entry: new stack, new seat"),
                    (ReEntry.REBUY, "Rebuy: new stack, same seat"))
-WINDOW_CHOICES = ((BonusWindows.START_AND_MAJOR_BREAK, "At the start and in the major break (THPA)"),
+WINDOW_CHOICES = ((BonusWindows.START_AND_MAJOR_BREAK, "Start and major break (THPA)"),
                   (BonusWindows.ANY_TIME, "Any time"))
 MAX_STACK = 1_000_000
 MAX_BONUS = 100_000

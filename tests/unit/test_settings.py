@@ -131,3 +131,4 @@ def test_r_pay_1_prizes_by_the_league_table_or_the_house_curve():
     assert s.prizes(200, 2, {"2": [60, 40]}) == [120, 80]  # as the snapshot's JSON keeps it
     assert s.prizes(1_000, 3, table) == [500, 300, 200]  # no row for 3: the house table
     assert s.prizes(100, 0, table) == []
+
