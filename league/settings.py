@@ -368,6 +368,9 @@ def problems(values: Mapping[str, Any], league_kind: str) -> dict[str, str]:
             found[key] = problem
     for event_type, kind in EVENT_TYPES.items():
         g = event_type
+        if kind.is_final and values.get(f"{g}.awards_points") is True:
+            found[f"{g}.awards_points"] = (f"{kind.label}: finals award no points (R-PTS-8); the standings "
+                                           "count nightly and high-roller games")
         money = [values.get(f"{g}.{name}") for name in ("buy_in", "pool_share", "final_share", "top50_share")]
         if any(f"{g}.{name}" in found for name in ("buy_in", "pool_share", "final_share", "top50_share")):
             continue

@@ -6,6 +6,8 @@ one transaction that can be taken back. Callers commit and publish.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from league import night
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
 from services import MAX_REASON_LENGTH, Overridable, Refused, finals, typed_text
@@ -42,6 +44,11 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
     decision = night.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
+    minutes = (event.settings or {}).get("registration_close_minutes")
+    if decision.reason == night.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
+        decision = dataclasses.replace(decision, reason=(
+            f"Check-in is closed: registration ended after {minutes} minutes of play. "
+            "The host can let you in with a reason."))
     if not decision.accepted:
         if not (decision.overridable and by_host and override_reason.strip()):
             raise (Overridable if decision.overridable and by_host else Refused)(decision.reason)

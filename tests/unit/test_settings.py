@@ -132,3 +132,9 @@ def test_r_pay_1_prizes_by_the_league_table_or_the_house_curve():
     assert s.prizes(1_000, 3, table) == [500, 300, 200]  # no row for 3: the house table
     assert s.prizes(100, 0, table) == []
 
+
+
+def test_r_pts_8_finals_cannot_be_made_to_award_points():
+    problem = s.problems({**FREE, "monthly_final.awards_points": True}, "free")["monthly_final.awards_points"]
+    assert "finals award no points (R-PTS-8)" in problem
+    assert s.problems({**FREE, "nightly.awards_points": False}, "free") == {}  # a nightly game may have none
