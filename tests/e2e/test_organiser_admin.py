@@ -97,3 +97,32 @@ def test_merge_a_member_and_undo_it_on_a_phone(phone, league_server, screenshot)
     expect(page.locator("#member")).to_contain_text("1 night · 175 points")
     screenshot(page, "organiser-member-unmerged")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_venues_and_hosts_on_a_phone(phone, league_server, screenshot):
+    with league_server.app.app_context():
+        host = User(username="harry", display_name="Harry", role="host", league_id=1)
+        host.set_password("pw-harry-long")
+        db.session.add(host)
+        db.session.commit()
+        db.session.remove()
+    page = phone()
+    log_in(page, league_server.url)
+    page.goto(f"{league_server.url}/organiser/{SLUG}/setup")
+    anchor = page.locator("#setup .venue", has_text="The Anchor")
+    anchor.locator("summary").click()
+    anchor.get_by_label("New name").fill("The Anchor Inn")
+    anchor.get_by_role("button", name="Rename").click()
+    expect(page.get_by_role("status")).to_contain_text("Renamed to The Anchor Inn.")
+    page.locator("#setup .venue summary", has_text="Crown Hotel").click()
+    page.get_by_role("button", name="Retire Crown Hotel").click()
+    expect(page.get_by_role("status")).to_contain_text("Crown Hotel is retired.")
+    expect(page.locator("#setup .venue", has_text="Crown Hotel")).to_contain_text("retired")
+    page.locator("#setup .host summary", has_text="Harry").click()
+    page.get_by_label("The Anchor Inn").check()
+    page.get_by_role("button", name="Save Harry's venues").click()
+    expect(page.get_by_role("status")).to_contain_text("Harry's venues saved.")
+    expect(page.locator("#setup .host", has_text="Harry")).to_contain_text("The Anchor Inn")
+    page.locator("#setup .host summary", has_text="Harry").click()
+    screenshot(page, "organiser-venues-and-hosts")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -352,6 +352,8 @@ def test_a_merged_record_cannot_check_in(app, olive, league, night):
     login(host, "host", "pw-host")
     response = host_op(host, night, f"walk_in:{b.id}")
     assert response.status_code == 422 and "merged into Lee" in response.get_data(as_text=True)
+    found = host.get(f"/host/events/{night.id}/members?q=lee").get_data(as_text=True)
+    assert "Lee" in found and "Lee Two" not in found  # the walk-in search offers the kept record only
 
 
 # --- venues and hosts -------------------------------------------------------------------------------
