@@ -78,7 +78,8 @@ def reset_settings(slug: str, group: str):
         db.session.rollback()
         return _page(league, 409, problems=getattr(refused, "problems", {}), open_group=group, refusal=str(refused))
     db.session.commit()
-    return _page(league, open_group=group, saved=_saved(records, rules.GROUP_LABELS[group]) + " (THPA defaults)")
+    back = f"{rules.GROUP_LABELS[group]} back to THPA's defaults"
+    return _page(league, open_group=group, saved=_saved(records, back))
 
 
 def _saved(records: list, label: str) -> str:

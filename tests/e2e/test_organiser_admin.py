@@ -66,10 +66,14 @@ def test_settings_on_a_phone(phone, league_server, screenshot):
     expect(page.locator(".changes")).to_contain_text("Olive")
     screenshot(page, "organiser-settings-changed")
     page.get_by_role("button", name="Reset Nightly to THPA").click()
-    expect(page.get_by_role("status")).to_contain_text("(THPA defaults)")
+    expect(page.get_by_role("status")).to_contain_text("Nightly back to THPA's defaults: 1 setting changed")
     expect(page.locator("#set-nightly-starting_stack")).to_have_value("10000")
     expect(page.locator(".changes li")).to_have_count(2)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+    page.locator("#group-nightly > summary").click()
+    page.locator("#group-league > summary").click()
+    expect(page.get_by_label("Hands per hour (penalty return times)")).to_have_value("30")
+    screenshot(page, "organiser-settings-league")
 
 
 def test_merge_a_member_and_undo_it_on_a_phone(phone, league_server, screenshot):

@@ -150,7 +150,7 @@ def test_reset_a_group_to_thpa(olive, league):
     post(olive, BASE + "/settings/nightly", **nightly_form(**{"nightly.starting_stack": "15000"}))
     response = post(olive, BASE + "/settings/nightly/reset")
     html = response.get_data(as_text=True)
-    assert response.status_code == 200 and "THPA defaults" in html and "15000 → 10000" in html
+    assert response.status_code == 200 and "Nightly back to THPA&#39;s defaults: 1 setting changed" in html and "15000 → 10000" in html
     db.session.refresh(league)
     assert league.settings["nightly"]["starting_stack"] == 10_000
     assert post(olive, BASE + "/settings/nowhere/reset").status_code == 404
