@@ -133,13 +133,14 @@ def _night_choices(form, league, hosts: list[User] | None = None):
     return form
 
 
-def _nights(league, form=None, status=200, duplicate=None):
+def _nights(league, form=None, status=200, duplicate=None, assign_errors=None):
     upcoming = leagues.upcoming_nights(league)
     hosts = _hosts(league)  # one read for every night's host picker
     form = form or fit_to_league(_night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly",
                                                           **night_defaults(league)), league, hosts), league)
     assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league,
                                    hosts) for e in upcoming}
+    assign.update(assign_errors or {})  # a refused assignment shows its reason under its picker
     return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
                                 nights=upcoming, form=form, assign=assign, duplicate=duplicate, status=status)
 
@@ -173,6 +174,12 @@ def assign_host(slug: str, event_id: int):
     form = _night_choices(AssignHostForm(prefix=f"e{event.id}"), league)
     if not form.validate():
         return _nights(league, status=422)
+    host = db.session.get(User, form.host.data)
+    venues = leagues.host_venue_ids(host.id) if not host.is_organiser else set()
+    if venues and event.venue_id not in venues:  # a host given venues runs only theirs
+        form.host.errors.append(f"{host.display_name} does not run {event.venue.name}: give them the venue "
+                                "on Venues and hosts first.")
+        return _nights(league, status=422, assign_errors={event.id: form})
     event.host_id = form.host.data
     db.session.commit()
     return _nights(league)

@@ -424,3 +424,23 @@ def test_a_host_sees_and_runs_only_their_venues_nights(app, olive, league, night
     assert post(olive, f"{BASE}/hosts/{olive_id()}/venues").status_code == 404
     assert post(olive, f"{BASE}/hosts/{host.id}/venues").status_code == 200  # none: back to his assigned nights
     assert harry.get(f"/host/events/{there.id}").status_code == 200
+
+
+def test_a_night_is_given_only_to_a_host_who_runs_its_venue(olive, league, night):
+    host = db.session.scalar(db.select(User).where(User.username == "host"))
+    anchor = Venue(league_id=league.id, name="Anchor")
+    db.session.add(anchor)
+    db.session.flush()
+    there = Event(league_id=league.id, venue_id=anchor.id, event_type="nightly", date=night.date,
+                  start_time=dt.time(20, 0), host_id=olive_id())
+    db.session.add(there)
+    db.session.commit()
+    post(olive, f"{BASE}/hosts/{host.id}/venues", venue=str(night.venue_id))
+    refused = post(olive, f"{BASE}/nights/{there.id}/host", **{f"e{there.id}-host": str(host.id)})
+    assert refused.status_code == 422 and "Harry does not run Anchor" in refused.get_data(as_text=True)
+    db.session.refresh(there)
+    assert there.host_id == olive_id()
+    post(olive, f"{BASE}/hosts/{host.id}/venues", venue=[str(night.venue_id), str(anchor.id)])
+    assert post(olive, f"{BASE}/nights/{there.id}/host", **{f"e{there.id}-host": str(host.id)}).status_code == 200
+    db.session.refresh(there)
+    assert there.host_id == host.id
