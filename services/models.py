@@ -8,7 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, inspect
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -239,6 +239,18 @@ def _snapshot_settings(mapper, connection, target: Event) -> None:
     """A new night keeps the league's settings as they are now (league.settings.event_snapshot)."""
     if target.settings is not None:
         return
+    _take_snapshot(connection, target)
+
+
+@event.listens_for(Event, "before_update")
+def _snapshot_on_new_type(mapper, connection, target: Event) -> None:
+    """A night booked as one type and changed to another before play takes the other type's settings."""
+    if target.status == EventStatus.SCHEDULED and not target.clock_started and target.settings and \
+            inspect(target).attrs.event_type.history.has_changes():
+        _take_snapshot(connection, target)
+
+
+def _take_snapshot(connection, target: Event) -> None:
     row = connection.execute(db.select(League.kind, League.settings, League.pass_down, League.payout_percent,
                                        League.shot_clock_seconds, League.timezone)
                              .where(League.id == target.league_id)).one_or_none()

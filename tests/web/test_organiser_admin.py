@@ -444,3 +444,17 @@ def test_a_night_is_given_only_to_a_host_who_runs_its_venue(olive, league, night
     assert post(olive, f"{BASE}/nights/{there.id}/host", **{f"e{there.id}-host": str(host.id)}).status_code == 200
     db.session.refresh(there)
     assert there.host_id == host.id
+
+
+def test_r_chip_1_a_night_rebooked_as_another_type_before_play_takes_that_types_settings(league, night):
+    booked = Event(league_id=league.id, venue_id=night.venue_id, event_type="nightly", date=night.date,
+                   start_time=dt.time(21, 0))
+    db.session.add(booked)
+    db.session.commit()
+    assert field.starting_stack(booked) == 10_000
+    booked.event_type = "highroller"
+    db.session.commit()
+    assert field.starting_stack(booked) == 20_000 and field.bonus_values(booked)["food"] == 0
+    night.event_type = "highroller"  # under way: it keeps what it was created with
+    db.session.commit()
+    assert night.settings["starting_stack"] == 10_000
