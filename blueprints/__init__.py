@@ -61,9 +61,9 @@ def league_or_404(slug: str) -> League:
 
 
 def runs(event: Event) -> bool:
-    """Whether the logged-in user may run this event: its assigned host, or an organiser of its league."""
-    return current_user.league_id == event.league_id and (
-        current_user.is_organiser or event.host_id == current_user.id)
+    """Whether the logged-in user may run this event: an organiser of its league; a host at its venue
+    (a host given venues runs only their nights), or a host given no venues, its assigned host."""
+    return leagues.runs_event(current_user, event)
 
 
 def lock_event(event: Event) -> None:

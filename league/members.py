@@ -1,4 +1,6 @@
 """Members (R-MEM): names as the league writes them, and how two spellings are matched."""
+import unicodedata
+
 from league.text import clean_text, text_problem, visible
 
 MAX_NAME_LENGTH = 80  # Member.name and Member.name_key are String(80)
@@ -26,3 +28,10 @@ def name_problem(name: str) -> str | None:
 
 # R-MEM-1: said wherever someone joins or confirms their age.
 ADULTS_ONLY = "Members must be 18 or over: tick the box to confirm you are."
+
+
+def search_key(text: str) -> str:
+    """R-MEM-1: a name as a search matches it: case, spacing, accents and apostrophes left out ("Zoë"
+    finds "zoe", "JOSÉ" finds "Jose", "obrien" finds "O'Brien")."""
+    folded = unicodedata.normalize("NFKD", name_key(text))
+    return " ".join("".join(c for c in folded if not unicodedata.combining(c) and c not in "'’`").split())

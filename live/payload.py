@@ -6,7 +6,7 @@ from typing import Any
 from league import clock, structures
 from live import seats
 from services import field
-from services.clocks import now_ms, state_of, structure_of
+from services.clocks import now_ms, state_of, structure_of, with_registration_close
 from services.models import Event
 
 
@@ -19,11 +19,11 @@ def clock_payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
     at_ms = now_ms() if at_ms is None else at_ms
     structure = structure_of(event)
     state = state_of(event)
-    v = clock.view(structure, state, at_ms)
+    v = with_registration_close(event, clock.view(structure, state, at_ms))
     entries = field.entries_of(event)
     _, average = field.chip_count(event, entries)
     nxt = v.next_item
-    shot = clock.shot_rule(event.league.shot_clock_seconds)
+    shot = clock.shot_rule((event.settings or {}).get("shot_clock_seconds") or event.league.shot_clock_seconds)
     return {
         "event_id": event.id, "version": state.version, "server_time_ms": at_ms,
         "level": v.level_number, "index": v.index, "is_break": v.is_break, "break_label": v.break_label,

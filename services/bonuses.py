@@ -20,9 +20,12 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
         raise Refused("That player is not in this game.")
     claimed = db.session.scalars(db.select(BonusClaim.kind).where(BonusClaim.entry_id == entry.id)).all()
     view = clock_view(event)
+    # R-CHIP-2: the windows apply once the clock has started, unless the night's settings take food
+    # and drink at any time (its snapshot, league.settings).
+    windows = (event.settings or {}).get("bonus_windows") != "any_time"
     try:
-        decision = night.decide_bonus(kind, event.event_type, bonus_values(event), view if view.started else None,
-                                      claimed)
+        decision = night.decide_bonus(kind, event.event_type, bonus_values(event),
+                                      view if view.started and windows else None, claimed)
     except ValueError as problem:  # not a bonus kind at all
         raise Refused(str(problem)) from None
     override = False

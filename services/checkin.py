@@ -6,12 +6,15 @@ one transaction that can be taken back. Callers commit and publish.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from league import night
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
 from services import MAX_REASON_LENGTH, Overridable, Refused, finals, typed_text
 from services.clocks import clock_view
 from services.field import drop_entry, entry_of, live_game_elsewhere
 from services.journal import Journal
+from services.members import not_welcome
 from services.models import Entry, Event, Member, Ruling, utcnow
 from services.places import place
 from services.seats import seat_late_arrival
@@ -30,6 +33,8 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     confirm (pending); the host's own check-in seats them at once, and the field grows: everyone
     already out moves one place down (R-PTS-5, services.places). Closed once the major break has
     started, unless the host overrides with a reason (recorded as a ruling)."""
+    if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
+        raise Refused(reason)
     entry = entry_of(event, member)
     if entry is not None and entry.status not in PRE_REGISTERED:
         if entry.status in LIVE:
@@ -39,6 +44,11 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
     decision = night.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
+    minutes = (event.settings or {}).get("registration_close_minutes")
+    if decision.reason == night.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
+        decision = dataclasses.replace(decision, reason=(
+            f"Check-in is closed: registration ended after {minutes} minutes of play. "
+            "The host can let you in with a reason."))
     if not decision.accepted:
         if not (decision.overridable and by_host and override_reason.strip()):
             raise (Overridable if decision.overridable and by_host else Refused)(decision.reason)

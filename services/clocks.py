@@ -2,6 +2,7 @@
 describe it for every screen. league/clock.py decides; this module stores and publishes."""
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -107,5 +108,14 @@ def touch(event: Event) -> None:
     db.session.expire(event)
 def clock_view(event: Event) -> clock.ClockView:
     """The event's clock now."""
-    return clock.view(structure_of(event), state_of(event), now_ms())
+    return with_registration_close(event, clock.view(structure_of(event), state_of(event), now_ms()))
+
+
+def with_registration_close(event: Event, view: clock.ClockView) -> clock.ClockView:
+    """R-LATE-1: registration closes when the major break commences, or after the minutes of play the
+    night's settings name (its snapshot, league.settings)."""
+    minutes = (event.settings or {}).get("registration_close_minutes")
+    if not isinstance(minutes, int) or isinstance(minutes, bool):
+        return view
+    return dataclasses.replace(view, registration_open=view.play_elapsed_ms < minutes * 60_000)
 

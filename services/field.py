@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func
 
 from league import chips, finals, night, payouts
+from league import settings as league_settings
 from league.events import event_type
 from league.statuses import FIELD, LIVE, OPEN_EVENTS, STACK_IN_PLAY, STILL_IN, EntryStatus
 from services.journal import Journal
@@ -36,7 +37,10 @@ def players_left(event: Event, entries: list | None = None) -> int:
 
 
 def bonus_values(event: Event) -> dict[str, int] | None:
-    """The league's chip values for this event type's bonuses (None: the defaults)."""
+    """The chip values of this event type's bonuses as the night was created with them (its settings
+    snapshot), else the league's (None: the defaults)."""
+    if event.settings and "bonuses" in event.settings:
+        return event.settings["bonuses"]
     return (event.league.settings or {}).get(event.event_type, {}).get("bonuses")
 
 
@@ -55,6 +59,8 @@ def starting_stack(event: Event) -> int:
     default = (finals.final_spec(event.event_type, event.league.kind).starting_stack
                if event_type(event.event_type).is_final
                else chips.DEFAULT_STARTING_STACKS.get(event.event_type, 10_000))
+    if event.settings and "starting_stack" in event.settings:  # the night's snapshot (league.settings)
+        return event.settings["starting_stack"]
     return (event.league.settings or {}).get(event.event_type, {}).get("starting_stack", default)
 
 
@@ -93,6 +99,10 @@ def prize_table(event: Event, entries: list | None = None) -> list[int]:
         return []
     size = len(entrants(event)) if entries is None else sum(1 for e in entries if e.status in FIELD)
     pool = payouts.prize_pool(size, event.pool_share, event.guarantee)
+    snap = event.settings or {}
+    if "payout_table" in snap:  # the night's snapshot: its paid places and payout table (league.settings)
+        return league_settings.prizes(pool, payouts.paid_places(size, snap.get("payout_percent", 10)),
+                                      snap["payout_table"])
     return night.prize_table(size, pool, event.league.payout_percent)
 
 

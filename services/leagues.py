@@ -7,7 +7,8 @@ from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 
 from league.statuses import EventStatus
-from services.models import Event, League, slugify
+from services import Refused, typed_text
+from services.models import Event, HostVenue, League, User, Venue, slugify, utcnow
 from wiring.extensions import db
 
 
@@ -95,3 +96,67 @@ def same_night(event: Event) -> Event | None:
     return db.session.scalar(db.select(Event).where(
         Event.league_id == event.league_id, Event.venue_id == event.venue_id, Event.date == event.date, start,
         Event.id != (event.id or 0)).limit(1))
+
+
+# --- Venues and their hosts ----------------------------------------------------------------------
+
+def venues_of(league: League, *, open_only: bool = False) -> list[Venue]:
+    """The league's venues by name; `open_only`: not retired (where new nights may be booked)."""
+    query = db.select(Venue).where(Venue.league_id == league.id)
+    if open_only:
+        query = query.where(Venue.retired_at.is_(None))
+    return list(db.session.scalars(query.order_by(Venue.name)))
+
+
+def rename_venue(venue: Venue, name: str) -> None:
+    """A venue's new name (its nights keep it: they point at the venue); a name the league has is refused."""
+    cleaned = typed_text(name, 120, "the venue's name", required=True)
+    if not cleaned:
+        raise Refused("Give the venue a name.")
+    if any(v.id != venue.id and v.name.casefold() == cleaned.casefold() for v in venues_of(venue.league)):
+        raise Refused("The league already has a venue of that name.")
+    venue.name = cleaned
+
+
+def retire_venue(venue: Venue, retired: bool = True) -> None:
+    """Retire a venue (its history stays; no new night is booked there) or bring it back. A venue with a
+    night booked or under way is refused: move or cancel that night first."""
+    if not retired:
+        venue.retired_at = None
+        return
+    if venue.retired_at is not None:
+        raise Refused(f"{venue.name} is already retired.")
+    booked = db.session.scalar(db.select(Event).where(Event.venue_id == venue.id, Event.status.in_(
+        (EventStatus.SCHEDULED, EventStatus.RUNNING)), Event.date >= venue.league.today() - dt.timedelta(days=1))
+        .order_by(Event.date).limit(1))
+    if booked is not None:
+        raise Refused(f"{venue.name} has a night booked on {booked.date:%d %b %Y}: move or cancel it first.")
+    venue.retired_at = utcnow()
+
+
+def host_venue_ids(user_id: int) -> set[int]:
+    """The venues given to a host (none given: the host runs only the nights assigned to them)."""
+    return set(db.session.scalars(db.select(HostVenue.venue_id).where(HostVenue.user_id == user_id)))
+
+
+def set_host_venues(host: User, venue_ids: set[int]) -> None:
+    """Give a host exactly these venues of their league (others are refused)."""
+    league_venues = {v.id for v in host.league.venues}
+    if not venue_ids <= league_venues:
+        raise Refused("Those are not all this league's venues.")
+    current = host_venue_ids(host.id)
+    for venue_id in current - venue_ids:
+        db.session.execute(db.delete(HostVenue).where(HostVenue.user_id == host.id, HostVenue.venue_id == venue_id))
+    db.session.add_all(HostVenue(user_id=host.id, venue_id=venue_id) for venue_id in venue_ids - current)
+    db.session.flush()
+
+
+def runs_event(user: User, event: Event) -> bool:
+    """Whether a login may run this night: an organiser of its league runs every night; a host given
+    venues runs the nights at those venues; a host given none runs the nights assigned to them."""
+    if user.league_id != event.league_id:
+        return False
+    if user.is_organiser:
+        return True
+    venues = host_venue_ids(user.id)
+    return event.venue_id in venues if venues else event.host_id == user.id

@@ -1,11 +1,18 @@
-"""Members in the database (R-MEM-1): finding one by name, joining, photo ID checked."""
+"""Members in the database (R-MEM-1, R-MEM-2): finding one by name, joining, photo ID checked; the
+organiser's search, record, edits, bans and merges of two records of one person (undoable)."""
 from __future__ import annotations
 
-from league.members import ADULTS_ONLY, clean_name, name_key, name_problem
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import joinedload
+
+from league.members import ADULTS_ONLY, clean_name, name_key, name_problem, search_key
 from league.text import as_sentence, clean_text, text_problem
-from services import Refused
+from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.journal import Journal
-from services.models import Member, utcnow
+from services.models import Entry, Event, Member, MemberCode, MemberMerge, Ruling, Ticket, utcnow
 from wiring.extensions import db
 
 MAX_CONTACT_LENGTH = 120  # Member.contact is String(120)
@@ -49,3 +56,203 @@ def id_checked(member: Member, journal: Journal) -> None:
     """R-MEM-1: the host saw photo ID for a member under 21."""
     journal.touch(member).id_checked_at = utcnow()
 
+
+
+# --- The organiser's members (R-MEM-1, R-MEM-2) -----------------------------------------------
+
+def not_welcome(member: Member) -> str | None:
+    """R-MEM-2: why this member may not check in or pre-register (banned, with the reason recorded; or a
+    record merged into another), or None."""
+    if member.banned_at is not None:
+        return f"{member.name} is banned from the league: {member.ban_reason or 'no reason recorded'}."
+    if member.merged_into_id is not None:
+        kept = db.session.get(Member, member.merged_into_id)
+        return f"This member record was merged into {kept.name if kept else 'another'}'s: check in as them."
+    return None
+
+
+def search(league_id: int, query: str, limit: int = 50) -> list[Member]:
+    """R-MEM-1: the league's members whose name contains what was typed, case, spacing and accents left
+    out (league.members.search_key), names starting with it first; merged records are left out."""
+    wanted = search_key(query or "")[:80]
+    rows = db.session.execute(db.select(Member.id, Member.name).where(
+        Member.league_id == league_id, Member.merged_into_id.is_(None))).all()
+    keyed = [(search_key(name), row_id) for row_id, name in rows]
+    found = sorted(((not key.startswith(wanted), key, row_id) for key, row_id in keyed if wanted in key))
+    ids = [row_id for _, _, row_id in found[:limit]]
+    members = {m.id: m for m in db.session.scalars(db.select(Member).where(Member.id.in_(ids)))} if ids else {}
+    return [members[i] for i in ids]
+
+
+@dataclass
+class MemberRecord:
+    """What the organiser sees of a member: nights played, points, tickets, rulings, merges."""
+    member: Member
+    entries: list[Entry]
+    points: int
+    tickets: list[Ticket]
+    rulings: list[Ruling]
+    merges: list[MemberMerge]
+
+
+def merged_ids(member: Member) -> set[int]:
+    """The member's id and those of every record merged into it (and not taken back)."""
+    ids = {member.id}
+    frontier = [member.id]
+    while frontier:
+        more = set(db.session.scalars(db.select(Member.id).where(Member.merged_into_id.in_(frontier)))) - ids
+        ids |= more
+        frontier = list(more)
+    return ids
+
+
+def record(member: Member) -> MemberRecord:
+    """R-MEM-1, R-MEM-2: the member's nights (newest first), points, tickets, rulings and merges."""
+    entries = list(db.session.scalars(db.select(Entry).join(Event).options(
+        joinedload(Entry.event).joinedload(Event.venue)).where(Entry.member_id == member.id)
+        .order_by(Event.date.desc(), Event.id.desc())))
+    tickets = list(db.session.scalars(db.select(Ticket).options(joinedload(Ticket.event).joinedload(Event.venue))
+                                      .where(Ticket.member_id == member.id).order_by(Ticket.month.desc())))
+    ids = merged_ids(member)
+    names = set(db.session.scalars(db.select(Member.name).where(Member.id.in_(ids))))
+    rulings = [r for r in db.session.scalars(db.select(Ruling).where(Ruling.league_id == member.league_id)
+                                             .order_by(Ruling.id.desc()))
+               if (r.detail or {}).get("member_id") in ids
+               or ((r.detail or {}).get("member_id") is None and (r.detail or {}).get("member") in names)]
+    merges = list(db.session.scalars(db.select(MemberMerge).where(
+        (MemberMerge.kept_id == member.id) | (MemberMerge.merged_id == member.id)).order_by(MemberMerge.id.desc())))
+    return MemberRecord(member, entries, sum(e.points for e in entries), tickets, rulings, merges)
+
+
+def edit(member: Member, *, name: str, contact: str, under_21: bool, adult: bool, id_checked: bool) -> None:
+    """R-MEM-1: the organiser corrects a member's name and contact, and the age and photo-ID flags.
+    A name another member has is refused (merge the two records instead). The caller commits."""
+    problem = name_problem(name) or text_problem(contact, MAX_CONTACT_LENGTH, "the contact")
+    if problem:
+        raise Refused(as_sentence(problem))
+    other = find_member(member.league_id, name)
+    if other is not None and other.id != member.id:
+        raise Refused(f"Another member is called {other.name}: if they are the same person, merge the two records.")
+    member.name, member.name_key = clean_name(name), name_key(name)
+    member.contact = clean_text(contact) or None
+    member.under_21 = under_21
+    # Unticked: their age is not confirmed, so their phone asks them again before they pre-register.
+    if adult and member.adult_confirmed_at is None:
+        member.adult_confirmed_at = utcnow()
+    elif not adult:
+        member.adult_confirmed_at = None
+    if id_checked and member.id_checked_at is None:
+        member.id_checked_at = utcnow()
+    elif not id_checked:
+        member.id_checked_at = None
+
+
+def ban(member: Member, reason: str, user_id: int | None) -> Ruling:
+    """R-MEM-2: ban a member, the reason recorded (on the member and as a ruling): they cannot check in
+    or pre-register until unbanned. The caller commits."""
+    why = typed_text(reason, MAX_REASON_LENGTH, "the reason", required=True)
+    if member.banned_at is not None:
+        raise Refused(f"{member.name} is already banned.")
+    member.banned_at, member.ban_reason = utcnow(), why
+    ruling = Ruling(league_id=member.league_id, user_id=user_id, kind="ban", rule_id="R-MEM-2", reason=why,
+                    detail={"member": member.name, "member_id": member.id})
+    db.session.add(ruling)
+    return ruling
+
+
+def unban(member: Member, reason: str, user_id: int | None) -> Ruling:
+    """R-MEM-2: lift a ban, the reason recorded as a ruling. The caller commits."""
+    why = typed_text(reason, MAX_REASON_LENGTH, "the reason", required=True)
+    if member.banned_at is None:
+        raise Refused(f"{member.name} is not banned.")
+    member.banned_at, member.ban_reason = None, None
+    ruling = Ruling(league_id=member.league_id, user_id=user_id, kind="unban", rule_id="R-MEM-2", reason=why,
+                    detail={"member": member.name, "member_id": member.id})
+    db.session.add(ruling)
+    return ruling
+
+
+# What a merge fills in on the kept record when it has none, and restores on undo.
+_CARRIED = ("contact", "adult_confirmed_at", "under_21", "id_checked_at", "banned_at", "ban_reason")
+
+
+def merge_problem(kept: Member, merged: Member) -> str | None:
+    """R-MEM-1: why two records cannot be merged as one person, or None: not two of the league's live
+    records, or both played one night (one person twice in one night), or both hold a Monthly Final
+    ticket for one month (one person, one ticket: R-QUAL-2)."""
+    if kept.id == merged.id:
+        return "Pick two different members to merge."
+    if kept.league_id != merged.league_id:
+        return "Those members are in different leagues."
+    if kept.merged_into_id is not None or merged.merged_into_id is not None:
+        return "One of those records is already merged into another."
+    theirs = db.select(Entry.event_id).where(Entry.member_id == merged.id)
+    both = db.session.scalars(db.select(Event).join(Entry).where(Entry.member_id == kept.id, Event.id.in_(theirs))
+                              .order_by(Event.date)).all()
+    if both:
+        nights = ", ".join(f"{e.venue.name} {e.date:%d %b %Y}" for e in both[:3])
+        return (f"{kept.name} and {merged.name} both played {nights}: one person cannot be in one night twice, "
+                "so they are not the same person.")
+    months = set(db.session.scalars(db.select(Ticket.month).where(Ticket.member_id == kept.id))) & set(
+        db.session.scalars(db.select(Ticket.month).where(Ticket.member_id == merged.id)))
+    if months:
+        return (f"{kept.name} and {merged.name} both hold a Monthly Final ticket for {min(months)}: one person "
+                "earns one ticket a month.")
+    return None
+
+
+def merge(kept: Member, merged: Member, user_id: int | None) -> MemberMerge:
+    """R-MEM-1: two records of one person become one, keeping all history: `merged`'s entries, tickets
+    and member codes move to `kept`, blank details are filled from it, and it is hidden (its rulings stay,
+    found by its name and id). Refused with the reason (merge_problem), nothing written. Recorded so that
+    undo_merge takes it back exactly. The caller commits."""
+    if problem := merge_problem(kept, merged):
+        raise Refused(problem)
+    moved: dict[str, Any] = {"kept_before": {c: _plain(getattr(kept, c)) for c in _CARRIED}}
+    for model, key in ((Entry, "entries"), (Ticket, "tickets"), (MemberCode, "member_codes")):
+        rows = list(db.session.scalars(db.select(model).where(model.member_id == merged.id)))
+        moved[key] = [row.id for row in rows]
+        for row in rows:
+            row.member_id = kept.id
+    for column in _CARRIED:
+        if column == "under_21":
+            kept.under_21 = kept.under_21 or merged.under_21
+        elif getattr(kept, column) in (None, "") and getattr(merged, column) not in (None, ""):
+            setattr(kept, column, getattr(merged, column))
+    merged.merged_into_id = kept.id
+    row = MemberMerge(league_id=kept.league_id, kept_id=kept.id, merged_id=merged.id, user_id=user_id, moved=moved)
+    db.session.add(row)
+    db.session.flush()
+    return row
+
+
+def undo_merge(merge_row: MemberMerge) -> None:
+    """Take a merge back: the moved entries, tickets and codes go back to the merged record, the kept
+    record's details are as before, and the merged record shows again. The caller commits."""
+    if merge_row.undone_at is not None:
+        raise Refused("That merge is already undone.")
+    kept, merged = merge_row.kept, merge_row.merged
+    later = db.session.scalar(db.select(MemberMerge.id).where(
+        MemberMerge.kept_id == merged.id, MemberMerge.undone_at.is_(None), MemberMerge.id > merge_row.id))
+    if later is not None or merged.merged_into_id != kept.id:
+        raise Refused("Undo the later merges of these records first.")
+    for model, key in ((Entry, "entries"), (Ticket, "tickets"), (MemberCode, "member_codes")):
+        ids = merge_row.moved.get(key) or []
+        if ids:
+            for row in db.session.scalars(db.select(model).where(model.id.in_(ids), model.member_id == kept.id)):
+                row.member_id = merged.id
+    for column, value in (merge_row.moved.get("kept_before") or {}).items():
+        setattr(kept, column, _unplain(Member.__table__.columns[column], value))
+    merged.merged_into_id = None
+    merge_row.undone_at = utcnow()
+    db.session.flush()
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def _unplain(column, value: Any) -> Any:
+    if value is not None and column.type.python_type is dt.datetime:
+        return dt.datetime.fromisoformat(value)
+    return value

@@ -8,10 +8,11 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, inspect
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from league import settings as league_settings
 from league.members import clean_name, name_key
 from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus, LeagueKind, Role, values
 from league.text import as_sentence, text_problem
@@ -75,8 +76,31 @@ class Venue(db.Model):
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
     name: Mapped[str] = mapped_column(String(120))
     address: Mapped[str] = mapped_column(String(200), default="")
+    # A retired venue keeps its history; no new night is booked there.
+    retired_at: Mapped[dt.datetime | None]
 
     league: Mapped[League] = relationship(back_populates="venues")
+
+
+class HostVenue(db.Model):
+    """A host's venue: a host given venues runs only their nights (organisers run every night)."""
+    __tablename__ = "host_venues"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id", ondelete="CASCADE"), primary_key=True)
+
+
+class SettingChange(db.Model):
+    """One change of a league setting: who, when, old and new value (shown on the settings page)."""
+    __tablename__ = "setting_changes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    key: Mapped[str] = mapped_column(String(60))
+    old: Mapped[Any] = mapped_column(JSON, nullable=True)
+    new: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+    user: Mapped[User | None] = relationship()
 
 
 class Member(db.Model):
@@ -92,6 +116,11 @@ class Member(db.Model):
     under_21: Mapped[bool] = mapped_column(default=False)
     id_checked_at: Mapped[dt.datetime | None]
     card_code: Mapped[str] = mapped_column(String(43), unique=True, default=lambda: secrets.token_urlsafe(24))
+    # Banned by the organiser (R-MEM-2, the reason recorded as a ruling too): no check-in, no pre-registration.
+    banned_at: Mapped[dt.datetime | None]
+    ban_reason: Mapped[str | None] = mapped_column(String(500))
+    # Merged into another record of the same person (services.members.merge): hidden, history moved.
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
     # The secret in the member's long-lived phone cookie; a new one signs every old phone out.
     cookie_secret: Mapped[str] = mapped_column(String(43), default=lambda: secrets.token_urlsafe(24))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
@@ -188,6 +217,9 @@ class Event(db.Model):
     # A final's qualifying month, YYYY-MM (R-QUAL-3..5); None: the month before its date
     # (league.finals.qualifying_month). Unused by other events.
     final_month: Mapped[str | None] = mapped_column(String(7))
+    # The league's settings as they were when the night was created (league.settings.event_snapshot):
+    # a later change applies to later nights only. None: a night from before snapshots (read the league's).
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     settled_at: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
@@ -200,6 +232,55 @@ class Event(db.Model):
     def month(self) -> str:
         """The event's month as YYYY-MM (the venue's local date)."""
         return self.date.strftime("%Y-%m")
+
+
+@event.listens_for(Event, "before_insert")
+def _snapshot_settings(mapper, connection, target: Event) -> None:
+    """A new night keeps the league's settings as they are now (league.settings.event_snapshot)."""
+    if target.settings is not None:
+        return
+    _take_snapshot(connection, target)
+
+
+@event.listens_for(Event, "before_update")
+def _snapshot_on_new_type(mapper, connection, target: Event) -> None:
+    """A night booked as one type and changed to another before play takes the other type's settings."""
+    if target.status == EventStatus.SCHEDULED and not target.clock_started and target.settings and \
+            inspect(target).attrs.event_type.history.has_changes():
+        _take_snapshot(connection, target)
+
+
+def _take_snapshot(connection, target: Event) -> None:
+    row = connection.execute(db.select(League.kind, League.settings, League.pass_down, League.payout_percent,
+                                       League.shot_clock_seconds, League.timezone)
+                             .where(League.id == target.league_id)).one_or_none()
+    if row is None:
+        return
+    values = league_settings.from_stored(row.kind, row.settings, {
+        "pass_down": row.pass_down, "payout_percent": row.payout_percent,
+        "shot_clock_seconds": row.shot_clock_seconds, "timezone": row.timezone})
+    snap = league_settings.event_snapshot(values, target.event_type)
+    # The night's own money is what it was booked with (the form may differ from the defaults).
+    snap.update(buy_in=target.buy_in or 0, pool_share=target.pool_share or 0, guarantee=target.guarantee or 0)
+    target.settings = snap
+
+
+class MemberMerge(db.Model):
+    """Two records of one person merged (R-MEM-1): what moved from `merged` to `kept`, so the merge
+    can be taken back exactly; `undone_at` marks it taken back."""
+    __tablename__ = "member_merges"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
+    kept_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    merged_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # {"entries": [ids], "tickets": [ids], "member_codes": [ids], "kept_before": {column: value}}
+    moved: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    undone_at: Mapped[dt.datetime | None]
+
+    kept: Mapped[Member] = relationship(foreign_keys=[kept_id])
+    merged: Mapped[Member] = relationship(foreign_keys=[merged_id])
 
 
 class Entry(db.Model):

@@ -9,6 +9,7 @@ from services import Refused, clocks, finals
 from services.clocks import clock_view
 from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
+from services.members import not_welcome
 from services.models import Entry, Event, Member, utcnow
 from services.places import place
 from wiring.extensions import db
@@ -16,6 +17,8 @@ from wiring.extensions import db
 
 def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
     """R-LATE-3: a player pre-registers with the full buy-in: their stack is in play from the start."""
+    if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
+        raise Refused(reason)
     if entry_of(event, member) is not None:
         raise Refused(f"{member.name} is already in this game.")
     if event.status not in OPEN_EVENTS:
@@ -29,6 +32,8 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
     (None: they can). Age (R-MEM-1) is checked when they tap: they may confirm it then."""
     if member.league_id != event.league_id:
         return "This night is in another league: your member card can't enter it."
+    if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
+        return reason
     if event.status not in OPEN_EVENTS:
         return "This game is over."
     entry = entry_of(event, member)

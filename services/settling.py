@@ -92,7 +92,9 @@ def award_event_points(event: Event) -> None:
     """R-PTS-1..8: write each entry's points from its finishing position and status."""
     kind = EVENT_TYPES[event.event_type]
     finishes = [Finish(entry.id, entry.position, entry.status) for entry in event.entries]
-    points = award_points(finishes, high_roller=kind.high_roller, awards_points=kind.awards_points)
+    # R-PTS-8: the night's settings (its snapshot, league.settings) may switch its type's points off.
+    awards = kind.awards_points and (event.settings or {}).get("awards_points", True) is not False
+    points = award_points(finishes, high_roller=kind.high_roller, awards_points=awards)
     for entry in event.entries:
         entry.points = points.get(entry.id, 0)
 

@@ -11,7 +11,7 @@ from blueprints.host.base import bp, my_event
 from league.events import change_problem
 from league.text import as_sentence
 from services import leagues
-from services.models import Event, Venue
+from services.models import Event
 from wiring.extensions import db
 
 
@@ -31,9 +31,10 @@ def _home(form: NightForm | None = None, status: int = 200, duplicate: Event | N
 
 
 def _my_night_form(form: NightForm) -> NightForm:
-    """A host creates nights for themselves at the league's venues."""
-    form.venue.choices = [SelectChoice(v.id, v.name) for v in db.session.scalars(
-        db.select(Venue).where(Venue.league_id == current_user.league_id).order_by(Venue.name))]
+    """A host creates nights for themselves at the league's open venues (a host given venues: theirs)."""
+    mine = leagues.host_venue_ids(current_user.id) if not current_user.is_organiser else set()
+    form.venue.choices = [SelectChoice(v.id, v.name) for v in leagues.venues_of(current_user.league, open_only=True)
+                          if not mine or v.id in mine]
     del form.host  # always the host creating it
     return fit_to_league(form, current_user.league)
 
@@ -56,7 +57,8 @@ def new_night():
 
 def _edit_form(event: Event, formdata: bool) -> NightForm:
     form = NightForm() if formdata else NightForm(formdata=None, obj=event)
-    form.venue.choices = [SelectChoice(v.id, v.name) for v in event.league.venues]
+    form.venue.choices = [SelectChoice(v.id, v.name) for v in event.league.venues  # retired: only its own
+                          if v.retired_at is None or v.id == event.venue_id]
     del form.host, form.template  # the host is assigned on the organiser's nights; the structure has its editor
     return fit_to_league(form, event.league)
 

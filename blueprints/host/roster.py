@@ -116,7 +116,7 @@ def member_search(event_id: int):
         taken = db.select(Entry.member_id).where(Entry.event_id == event.id)
         found = db.session.scalars(db.select(Member).where(
             Member.league_id == event.league_id, Member.name_key.contains(name_key(q)),
-            Member.id.not_in(taken)).order_by(Member.name).limit(12)).all()
+            Member.merged_into_id.is_(None), Member.id.not_in(taken)).order_by(Member.name).limit(12)).all()
     return render_template("host/_search.html", event=event, found=found, q=q)
 
 

@@ -2,12 +2,14 @@
 `url_for("organiser.…")` is the same whichever module holds the view:
 
 - month: a month's standings, tickets, Shoot-out and High-roller Final; the season table
-- setup: venues, host logins, upcoming nights and their hosts
+- setup: venues (add, rename, retire), host logins and their venues, upcoming nights and their hosts
+- settings: the league's settings with THPA's defaults, and the record of their changes
+- members: search, a member's record, edits, bans and merges
 
 base.py holds the blueprint, its login check and `my_league`; importing the view modules here is
 what adds their routes to it."""
 
-from blueprints.organiser import month, setup
+from blueprints.organiser import members, month, settings, setup
 from blueprints.organiser.base import bp
 
-__all__ = ["bp", "month", "setup"]
+__all__ = ["bp", "members", "month", "settings", "setup"]

@@ -1,12 +1,13 @@
-"""The organiser's set-up: venues, host logins and upcoming nights with their hosts."""
+"""The organiser's set-up: venues (add, rename, retire), host logins and the venues each host runs,
+and upcoming nights with their hosts."""
 
 from flask import abort, request
 from wtforms import SelectChoice
 
 from blueprints import page_or_fragment
-from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults
+from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults, row_id
 from blueprints.organiser.base import bp, my_league
-from services import leagues
+from services import Refused, leagues
 from services.models import Event, League, User, Venue
 from wiring.extensions import db
 
@@ -19,11 +20,71 @@ def _venues(league: League) -> list[Venue]:
     return db.session.scalars(db.select(Venue).where(Venue.league_id == league.id).order_by(Venue.name)).all()
 
 
-def _setup(league, venue_form=None, host_form=None, status=200):
+def _setup(league, venue_form=None, host_form=None, status=200, problem=None, problem_at=None, saved=None):
+    hosts = _hosts(league)
     return page_or_fragment("organiser/setup.html", "organiser/_setup.html", league=league,
-                                venues=_venues(league), hosts=_hosts(league),
-                                venue_form=venue_form or VenueForm(formdata=None),
-                                host_form=host_form or HostForm(formdata=None), status=status)
+                            venues=_venues(league), hosts=hosts,
+                            host_venues={h.id: leagues.host_venue_ids(h.id) for h in hosts if not h.is_organiser},
+                            venue_form=venue_form or VenueForm(formdata=None),
+                            host_form=host_form or HostForm(formdata=None), status=status, problem=problem,
+                            problem_at=problem_at, saved=saved)
+
+
+def _venue_or_404(league: League, venue_id: int) -> Venue:
+    venue = db.session.get(Venue, venue_id)
+    if venue is None or venue.league_id != league.id:
+        abort(404)
+    return venue
+
+
+def _venue_change(league: League, venue_id: int, change, saved: str, refused_status: int = 422):
+    venue = _venue_or_404(league, venue_id)
+    try:
+        change(venue)
+    except Refused as refused:
+        db.session.rollback()
+        return _setup(league, status=refused_status, problem=str(refused),
+                      problem_at=f"venue-{venue_id}")
+    db.session.commit()
+    return _setup(league, saved=saved.format(name=venue.name))
+
+
+@bp.route("/<slug>/venues/<int:venue_id>/name", methods=["POST"])
+def rename_venue(slug: str, venue_id: int):
+    """Rename a venue: its nights, past and coming, show the new name."""
+    return _venue_change(my_league(slug), venue_id,
+                         lambda v: leagues.rename_venue(v, request.form.get("name", "")[:400]), "Renamed to {name}.")
+
+
+@bp.route("/<slug>/venues/<int:venue_id>/retire", methods=["POST"])
+def retire_venue(slug: str, venue_id: int):
+    """Retire a venue: its history stays, no new nights are booked there."""
+    return _venue_change(my_league(slug), venue_id, leagues.retire_venue, "{name} is retired.", 409)
+
+
+@bp.route("/<slug>/venues/<int:venue_id>/reopen", methods=["POST"])
+def reopen_venue(slug: str, venue_id: int):
+    """Bring a retired venue back: new nights may be booked there again."""
+    return _venue_change(my_league(slug), venue_id, lambda v: leagues.retire_venue(v, False), "{name} is open again.")
+
+
+@bp.route("/<slug>/hosts/<int:user_id>/venues", methods=["POST"])
+def host_venues(slug: str, user_id: int):
+    """Give a host their venues: they see and run only those venues' nights (none: the nights assigned to them)."""
+    league = my_league(slug)
+    host = db.session.get(User, user_id)
+    if host is None or host.league_id != league.id or host.is_organiser:
+        abort(404)
+    ids = [row_id(raw) for raw in request.form.getlist("venue")[:500]]
+    try:
+        if None in ids:
+            raise Refused("Pick venues from the list.")
+        leagues.set_host_venues(host, set(ids))
+    except Refused as refused:
+        db.session.rollback()
+        return _setup(league, status=422, problem=str(refused), problem_at=f"host-{user_id}")
+    db.session.commit()
+    return _setup(league, saved=f"{host.display_name}'s venues saved.")
 
 
 @bp.route("/<slug>/setup")
@@ -66,19 +127,20 @@ def add_host(slug: str):
 
 def _night_choices(form, league, hosts: list[User] | None = None):
     """Fill the venue and host choices: only the league's own (a forged id fails validation)."""
-    if hasattr(form, "venue"):
-        form.venue.choices = [SelectChoice(v.id, v.name) for v in _venues(league)]
+    if hasattr(form, "venue"):  # a retired venue takes no new nights
+        form.venue.choices = [SelectChoice(v.id, v.name) for v in leagues.venues_of(league, open_only=True)]
     form.host.choices = [SelectChoice(h.id, h.display_name) for h in (_hosts(league) if hosts is None else hosts)]
     return form
 
 
-def _nights(league, form=None, status=200, duplicate=None):
+def _nights(league, form=None, status=200, duplicate=None, assign_errors=None):
     upcoming = leagues.upcoming_nights(league)
     hosts = _hosts(league)  # one read for every night's host picker
     form = form or fit_to_league(_night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly",
                                                           **night_defaults(league)), league, hosts), league)
     assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league,
                                    hosts) for e in upcoming}
+    assign.update(assign_errors or {})  # a refused assignment shows its reason under its picker
     return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
                                 nights=upcoming, form=form, assign=assign, duplicate=duplicate, status=status)
 
@@ -112,6 +174,12 @@ def assign_host(slug: str, event_id: int):
     form = _night_choices(AssignHostForm(prefix=f"e{event.id}"), league)
     if not form.validate():
         return _nights(league, status=422)
+    host = db.session.get(User, form.host.data)
+    venues = leagues.host_venue_ids(host.id) if not host.is_organiser else set()
+    if venues and event.venue_id not in venues:  # a host given venues runs only theirs
+        form.host.errors.append(f"{host.display_name} does not run {event.venue.name}: give them the venue "
+                                "on Venues and hosts first.")
+        return _nights(league, status=422, assign_errors={event.id: form})
     event.host_id = form.host.data
     db.session.commit()
     return _nights(league)

@@ -1,0 +1,63 @@
+"""A night follows the settings it was created with (its snapshot): registration close (R-LATE-1),
+bonus windows (R-CHIP-2), points switched off (R-PTS-8), the called clock (R-CLOCK-4)."""
+from live.payload import clock_payload
+from services import league_settings
+from services.models import BonusClaim, Event
+from tests.web.test_check_in import entries, host_op
+from tests.web.test_clock import tap
+from tests.web.test_night import fill
+from wiring.extensions import db
+
+
+def snapshot(night, **changes):
+    night.settings = {**night.settings, **changes}
+    db.session.commit()
+
+
+def test_r_late_1_registration_closes_after_the_nights_minutes_of_play(client, night):
+    snapshot(night, registration_close_minutes=10)
+    fill(client, night, 2)
+    tap(client, night, "start")
+    tap(client, night, "jump", index="2")  # level 2 (the picker counts from 1): 15 minutes of play done
+    assert clock_payload(night)["registration_open"] is False
+    refused = host_op(client, night, "join", name="Late Larry", adult="yes")
+    assert refused.status_code == 422 and "registration ended after 10 minutes of play" in refused.get_data(
+        as_text=True)
+    assert "Late Larry" not in entries(night)
+    snapshot(night, registration_close_minutes=None)  # the THPA default: the major break
+    assert clock_payload(night)["registration_open"] is True
+    assert host_op(client, night, "join", name="Late Larry", adult="yes").status_code == 200
+
+
+def test_r_chip_2_a_night_that_takes_food_and_drink_any_time(client, night):
+    snapshot(night, bonus_windows="any_time")
+    roster = fill(client, night, 2)
+    tap(client, night, "start")
+    accepted = host_op(client, night, "bonus", bonus_entry=str(roster["Player 01"].id), kind="drink")
+    assert accepted.status_code == 200
+    claim = db.session.scalar(db.select(BonusClaim))
+    assert (claim.kind, claim.chips, claim.override) == ("drink", 500, False)
+
+
+def test_r_pts_8_a_night_created_with_points_off_awards_none(client, night, league):
+    league_settings.change(league, {"nightly.awards_points": False}, None)
+    later = Event(league_id=league.id, venue_id=night.venue_id, event_type="nightly", date=night.date,
+                  host_id=night.host_id, status="running")
+    db.session.add(later)
+    db.session.commit()
+    assert later.settings["awards_points"] is False and night.settings["awards_points"] is True
+    roster = fill(client, later, 3)
+    for name in ("Player 00", "Player 01"):
+        host_op(client, later, f"bust:{roster[name].id}")
+    assert host_op(client, later, "settle").status_code == 200
+    assert [e.points for e in entries(later).values()] == [0, 0, 0]
+
+
+def test_r_clock_4_the_called_clock_is_the_nights(night, league):
+    league_settings.change(league, {"league.shot_clock_seconds": 25}, None)
+    night.shot_started_ms, night.shot_seat = 1, "Table 1 seat 3"  # a clock called on a player
+    db.session.commit()
+    assert league.shot_clock_seconds == 25
+    assert clock_payload(night)["shot"]["length_s"] == 70  # created before the change
+    snapshot(night, shot_clock_seconds=25)
+    assert clock_payload(night)["shot"]["length_s"] == 25
