@@ -13,7 +13,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from league.members import clean_name, name_key
-from league.reentry import reentry_rule
+from league.reentry import ReentryRule, reentry_rule
 from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus, LeagueKind, PenaltyKind, Role, values
 from league.text import as_sentence, text_problem
 from services import MAX_REASON_LENGTH, Refused
@@ -203,9 +203,10 @@ class Event(db.Model):
         return self.date.strftime("%Y-%m")
 
     @property
-    def reentry_mode(self) -> str:
-        """R-ENTRY-1: whether this game allows re-entries, rebuys or neither (its type's league setting)."""
-        return reentry_rule(self.league.settings, self.event_type).mode
+    def reentry(self) -> ReentryRule:
+        """R-ENTRY-1: whether this game allows re-entries, rebuys or neither, and how many a player
+        (its type's league setting)."""
+        return reentry_rule(self.league.settings, self.event_type)
 
 
 class Entry(db.Model):
