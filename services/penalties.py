@@ -28,8 +28,11 @@ def table_size(event: Event, entry: Entry) -> int:
 
 
 def in_force(entry: Entry, now: dt.datetime | None = None) -> Penalty | None:
-    """R-PEN-2: the penalty keeping the player away now, if any."""
+    """R-PEN-2: the penalty keeping the player away now, if any (none once they are out of the game
+    or have re-entered: their entry's return time is cleared)."""
     now = now or utcnow()
+    if entry.penalty_until is None or entry.status != EntryStatus.PLAYING:
+        return None
     return db.session.scalar(db.select(Penalty).where(
         Penalty.entry_id == entry.id, Penalty.ended_at.is_(None), Penalty.until > now).order_by(Penalty.id.desc()))
 

@@ -9,6 +9,7 @@ from flask import abort, request
 from flask_login import current_user
 
 from blueprints import host_action, page_or_fragment
+from blueprints.filters import ordinal
 from blueprints.forms import blank_or_whole_number, read_whole_number, row_id, whole_number
 from blueprints.host.base import bp, my_event
 from blueprints.host.roster import Form, roster_action
@@ -128,7 +129,7 @@ def _reenter(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
     entry = _roster_entry(event, arg)
     reentries.re_enter(event, entry, log)
     seat = f": table {entry.table_no} seat {entry.seat_no}" if entry.table_no else ""
-    return f"{entry.member.name} re-entered (buy-in {entry.buy_ins}){seat}"
+    return f"{entry.member.name} re-entered ({ordinal(entry.buy_ins)} buy-in){seat}"
 
 
 @roster_action("rebuy")
@@ -136,7 +137,7 @@ def _rebuy(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
     """R-ENTRY-1/2: a player who has lost every chip rebuys at once and keeps their seat."""
     entry = _roster_entry(event, arg)
     reentries.rebuy(event, entry, log)
-    return f"{entry.member.name} rebought (buy-in {entry.buy_ins})"
+    return f"{entry.member.name} rebought ({ordinal(entry.buy_ins)} buy-in)"
 
 
 def _roster_entry(event: Event, raw: str | None) -> Entry:

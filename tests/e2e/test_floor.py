@@ -109,7 +109,7 @@ def test_r_entry_1_a_busted_player_re_enters_on_a_new_random_seat(live_server, p
     roster.get_by_role("button", name="Re-enter").click()
     expect(roster.locator(".flash")).to_contain_text("Cal Dunn re-entered")
     table, seat = seats(live_server.app, event_id)["Cal Dunn"]
-    expect(roster.locator(".flash")).to_have_text(f"Cal Dunn re-entered (buy-in 2): table {table} seat {seat}")
+    expect(roster.locator(".flash")).to_have_text(f"Cal Dunn re-entered (2nd buy-in): table {table} seat {seat}")
     expect(roster.locator("h2", has_text="In the game")).to_have_text("In the game 4")
     expect(roster.locator("h2", has_text="Out")).to_have_text("Out 0")
     with live_server.app.app_context():

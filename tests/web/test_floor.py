@@ -248,6 +248,7 @@ def test_the_floor_belongs_to_the_nights_host_and_its_players(client, app, night
     db.session.commit()
     assert client.get(f"/host/events/{other.id}/floor/{table_of_nine['Ann'].id}").status_code == 404
     assert client.get(f"/host/events/{night.id}/floor/999999").status_code == 404
+    assert client.get(f"/host/events/{night.id}/floor/99999999999999999999999").status_code == 404
     assert floor_op(client, night, type("E", (), {"id": 999999})(), "give:warning", reason="x").status_code == 404
     stranger = app.test_client()
     assert stranger.get(floor_url(night, table_of_nine["Ann"])).status_code in (302, 401)

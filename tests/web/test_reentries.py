@@ -69,7 +69,7 @@ def test_r_entry_1_2_a_busted_player_re_enters_on_a_new_seat_and_the_pool_and_ch
     again = entries(night)["Eve"]
     assert again.status == "playing" and again.buy_ins == 2 and again.position is None and again.bust_hand is None
     assert again.table_no is not None and again.seat_no is not None  # R-LATE-2: a seat from the draw
-    assert re.search(rf"Eve re-entered \(buy-in 2\): table {again.table_no} seat {again.seat_no}", html(done))
+    assert re.search(rf"Eve re-entered \(2nd buy-in\): table {again.table_no} seat {again.seat_no}", html(done))
     seats = [(e.table_no, e.seat_no) for e in entries(night).values()]
     assert len(set(seats)) == 5  # nobody shares a seat
     # R-ENTRY-2: six buy-ins in the pool, six stacks in play, five players in the field
@@ -145,7 +145,7 @@ def test_r_entry_1_a_rebuy_keeps_the_seat_and_adds_a_stack(client, night, cash_t
     roster = html(client.get(f"/host/events/{night.id}/players"))
     assert roster.count("Rebuy</button>") == 5 and "Re-enter" not in roster
     done = host_op(client, night, f"rebuy:{bob.id}")
-    assert done.status_code == 200 and "Bob rebought (buy-in 2)" in html(done)
+    assert done.status_code == 200 and "Bob rebought (2nd buy-in)" in html(done)
     after = entries(night)["Bob"]
     assert (after.table_no, after.seat_no) == seat and after.status == "playing" and after.buy_ins == 2
     assert field.chip_count(night) == (6 * stack, 6 * stack // 5)
@@ -200,3 +200,16 @@ def test_a_re_entry_of_a_player_of_another_night_is_refused(client, night, cash_
     refused = host_op(client, night, f"reenter:{stranger.id}")
     assert refused.status_code == 422 and "That player is not in this game." in refusal(html(refused))
     assert snapshot(night) == before
+
+
+def test_r_entry_1_a_re_entry_starts_clear_of_the_penalty_the_player_had(client, night, cash_table):
+    from tests.web.test_floor import floor_op
+    allow(night)
+    eve = cash_table["Eve"]
+    assert floor_op(client, night, eve, "give:missed_hands", hands="6", reason="Slow play").status_code == 200
+    host_op(client, night, f"bust:{eve.id}")
+    host_op(client, night, f"reenter:{eve.id}")
+    assert entries(night)["Eve"].penalty_until is None
+    panel = floor_op(client, night, eve, "give:missed_hands", hands="2", reason="Slow play again")
+    assert panel.status_code == 200 and "Eve: missed 2 hands, back about" in html(panel)
+    assert "Earlier warnings and penalties: 2 tonight." in html(panel)  # R-PEN-3: the earlier one still counts
