@@ -72,6 +72,7 @@ def test_r_pen_2_a_penalty_and_its_return_time_on_the_players_phone(live_server,
     host.get_by_role("link", name="Back to the players").click()
     expect(host.locator("#players [data-away]")).to_have_text(f"Away until {back}")
     screenshot(host, "floor-roster-away")
+    check_fits(host, 390)
 
     # A refusal shows beside the button tapped: a second penalty while one runs
     host.locator("#players").get_by_role("link", name="Floor: Ann Lee").click()
