@@ -143,15 +143,28 @@ def _month(day: dt.date) -> tuple[dt.date, dt.date]:
 
 def history(event: Event, member_id: int) -> rules.History:
     """R-PEN-3: the member's warnings and penalties tonight and at the league's other nights this
-    month (the venue's local date), newest first, for the host giving a new one."""
+    month (the venue's local date), newest first, for the host giving a new one. A disqualification
+    given from the roster's own form (services.busts, no penalty row) counts too, with its ruling's reason."""
     first, after = _month(event.date)
+    in_month = (Event.league_id == event.league_id, Event.date >= first, Event.date < after)
     rows = db.session.execute(db.select(Penalty, Event).join(Event, Penalty.event_id == Event.id).where(
-        Penalty.member_id == member_id, Event.league_id == event.league_id, Event.date >= first,
-        Event.date < after)).all()
-    return rules.history([rules.Infraction(
-        kind=p.kind, at=p.at, event_id=p.event_id, reason=p.reason, hands=p.hands, rounds=p.rounds,
-        where="" if e.id == event.id else f"{e.venue.name}, {e.date.strftime('%a %d %b')}") for p, e in rows],
-        event.id)
+        Penalty.member_id == member_id, *in_month)).all()
+    where = {e.id: "" if e.id == event.id else f"{e.venue.name}, {e.date.strftime('%a %d %b')}" for _, e in rows}
+    found = [rules.Infraction(kind=p.kind, at=p.at, event_id=p.event_id, reason=p.reason, hands=p.hands,
+                              rounds=p.rounds, where=where[p.event_id]) for p, _ in rows]
+    recorded = {p.event_id for p, _ in rows if p.kind == PenaltyKind.DISQUALIFICATION}
+    for entry, night in db.session.execute(db.select(Entry, Event).join(Event, Entry.event_id == Event.id).where(
+            Entry.member_id == member_id, Entry.status == EntryStatus.DQ, *in_month)).all():
+        if night.id in recorded:
+            continue
+        ruling = db.session.scalar(db.select(Ruling).where(
+            Ruling.event_id == night.id, Ruling.kind == "disqualification").order_by(Ruling.id.desc()).filter(
+            Ruling.detail["member"].as_string() == entry.member.name).limit(1))
+        found.append(rules.Infraction(
+            kind=PenaltyKind.DISQUALIFICATION, at=ruling.at if ruling else entry.created_at, event_id=night.id,
+            reason=ruling.reason if ruling else "", where=""
+            if night.id == event.id else f"{night.venue.name}, {night.date.strftime('%a %d %b')}"))
+    return rules.history(found, event.id)
 
 
 def tonight(event: Event) -> list[Penalty]:

@@ -260,3 +260,18 @@ def test_a_plain_form_post_answers_the_whole_floor_page(client, night, table_of_
                                                     "csrf_token": csrf_token(client, "/")})
     assert page.status_code == 200 and "<html" in html(page) and "Ann: verbal warning" in html(page)
     assert "<html" not in html(client.get(floor_url(night, ann), headers={"HX-Request": "true"}))
+
+
+def test_r_pen_3_a_disqualification_from_the_roster_at_another_night_this_month_counts(client, night, table_of_nine):
+    earlier = Event(league_id=night.league_id, venue_id=night.venue_id, event_type="nightly", status="settled",
+                    date=night.date.replace(day=1) if night.date.day > 1 else night.date)
+    db.session.add(earlier)
+    db.session.flush()
+    ann = table_of_nine["Ann"]
+    db.session.add(Entry(event_id=earlier.id, member_id=ann.member_id, status="dq", position=7))
+    db.session.add(Ruling(league_id=night.league_id, event_id=earlier.id, kind="disqualification", rule_id="R-PTS-5",
+                          reason="Marked cards", detail={"member": "Ann"}))
+    db.session.commit()
+    panel = html(client.get(floor_url(night, ann)))
+    assert "Disqualified: Marked cards" in panel
+    assert "Earlier warnings and penalties: 1 earlier this month." in panel  # another night, even on the 1st
