@@ -275,3 +275,23 @@ def test_r_pen_3_a_disqualification_from_the_roster_at_another_night_this_month_
     panel = html(client.get(floor_url(night, ann)))
     assert "Disqualified: Marked cards" in panel
     assert "Earlier warnings and penalties: 1 earlier this month." in panel  # another night, even on the 1st
+
+
+def test_r_pen_2_undo_takes_back_an_end_early_and_an_extension(client, night, table_of_nine):
+    cat = table_of_nine["Cat"]
+    floor_op(client, night, cat, "give:missed_hands", hands="4", reason="Slow roll")
+    penalty = db.session.scalar(db.select(Penalty))
+    given = (penalty.hands, penalty.until)
+    floor_op(client, night, cat, f"extend:{penalty.id}", more_hands="6")
+    floor_op(client, night, cat, f"end:{penalty.id}")
+    newest = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
+    assert host_op(client, night, f"undo:{newest.id}").status_code == 200  # the end early: away again
+    db.session.expire_all()
+    penalty = db.session.get(Penalty, penalty.id)
+    assert penalty.ended_at is None and entries(night)["Cat"].penalty_until == penalty.until
+    assert penalty.hands == 10
+    extension = db.session.scalar(db.select(Action).where(Action.undone_at.is_(None)).order_by(Action.id.desc()))
+    assert host_op(client, night, f"undo:{extension.id}").status_code == 200  # the extension
+    db.session.expire_all()
+    penalty = db.session.get(Penalty, penalty.id)
+    assert (penalty.hands, penalty.until) == given and entries(night)["Cat"].penalty_until == given[1]
