@@ -18,7 +18,6 @@ DEFAULT_HANDS_PER_HOUR = 30  # R-PEN-2's default; league setting settings["hands
 MAX_HANDS_PER_HOUR = 200
 MAX_ROUNDS = 4  # R-PEN-1: 1–4 rounds in THPA's conditions
 MAX_PENALTY_HANDS = 100  # a missed-hand penalty or an extension longer than this is a typing slip
-AWAY = (PenaltyKind.MISSED_HANDS, PenaltyKind.MISSED_ROUNDS)  # R-PEN-2: the kinds that take a player away
 
 LABELS: dict[str, str] = {
     PenaltyKind.WARNING: "Verbal warning",

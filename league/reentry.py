@@ -30,11 +30,6 @@ class ReentryRule:
     limit: int = DEFAULT_LIMIT
     until_minutes: int | None = DEFAULT_UNTIL_MINUTES
 
-    @property
-    def word(self) -> str:
-        """"re-entry" or "rebuy", for the host's messages."""
-        return "rebuy" if self.mode == ReentryMode.REBUY else "re-entry"
-
 
 def _whole(value: Any, low: int, high: int) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -165,9 +165,3 @@ def history(event: Event, member_id: int) -> rules.History:
             reason=ruling.reason if ruling else "", where=""
             if night.id == event.id else f"{night.venue.name}, {night.date.strftime('%a %d %b')}"))
     return rules.history(found, event.id)
-
-
-def tonight(event: Event) -> list[Penalty]:
-    """R-PEN-1..3: the night's warnings and penalties, newest first."""
-    return list(db.session.scalars(db.select(Penalty).where(Penalty.event_id == event.id)
-                                   .order_by(Penalty.id.desc())))

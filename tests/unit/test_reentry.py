@@ -81,4 +81,3 @@ def test_r_entry_1_what_the_setting_allows():
                    period=True) == "This game allows rebuys, not re-entries."
     assert refusal(REENTRY, ReentryMode.REBUY, name="Eve", status="playing", busted=False, buy_ins=1,
                    period=True) == "This game allows re-entries, not rebuys."
-    assert REBUY.word == "rebuy" and REENTRY.word == "re-entry"
