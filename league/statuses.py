@@ -77,3 +77,20 @@ WAITING = (EntryStatus.PENDING, EntryStatus.REQUESTED)  # for the host to confir
 # A member's entry in a night not settled yet, for their home page.
 ON_THEIR_PHONE = (EntryStatus.REQUESTED, EntryStatus.PENDING, EntryStatus.REGISTERED, EntryStatus.PLAYING,
                   EntryStatus.PLAYED, EntryStatus.DQ)
+
+
+class PenaltyKind(StrEnum):
+    """What the host gives a player on the floor (R-PEN-1): a verbal warning, a missed-hand or a
+    missed-round penalty, or a disqualification (R-PTS-5)."""
+    WARNING = "warning"
+    MISSED_HANDS = "missed_hands"
+    MISSED_ROUNDS = "missed_rounds"
+    DISQUALIFICATION = "disqualification"
+
+
+class ReentryMode(StrEnum):
+    """Whether an event type lets a player buy back in (R-ENTRY-1): not at all (THPA), a re-entry
+    after busting (a new random seat), or a rebuy when all their chips are lost (the same seat)."""
+    OFF = "off"
+    REENTRY = "reentry"
+    REBUY = "rebuy"

@@ -20,7 +20,8 @@ SEAT_HASH_CHARS = 3  # per bucket: a change goes unseen (until the 60 s fallback
 UNSEATED = "unseated"  # seat_token for a phone that shows no seat (waiting, not drawn yet, out)
 
 
-_SEAT_ROWS = db.select(Entry.id, Entry.status, Entry.table_no, Entry.seat_no, Entry.position)
+# R-PEN-2: a penalty's return time goes in too, so the player's phone hears of a penalty like a seat.
+_SEAT_ROWS = db.select(Entry.id, Entry.status, Entry.table_no, Entry.seat_no, Entry.position, Entry.penalty_until)
 
 
 def _seat_prefix(event: Event) -> str:
@@ -31,7 +32,8 @@ def _seat_prefix(event: Event) -> str:
 
 def _bucket_hash(prefix: str, rows) -> str:
     # One string hashed per bucket, not one update per row: a quarter of the time at 200 entries.
-    text = prefix + "".join(f"{id_},{status},{table},{seat},{position};" for id_, status, table, seat, position in rows)
+    text = prefix + "".join(f"{id_},{status},{table},{seat},{position},{away};"
+                            for id_, status, table, seat, position, away in rows)
     return hashlib.blake2b(text.encode(), digest_size=2).hexdigest()[:SEAT_HASH_CHARS]
 
 
@@ -41,7 +43,7 @@ def seat_digest(event: Event, entries: list | None = None) -> str:
     its own entry only when its bucket changes: a bust-out changes one bucket, a table break at
     most as many as players moved. One query, or none given the event's `entries` in id order."""
     rows = db.session.execute(_SEAT_ROWS.where(Entry.event_id == event.id).order_by(Entry.id)) if entries is None \
-        else ((e.id, e.status, e.table_no, e.seat_no, e.position) for e in entries)
+        else ((e.id, e.status, e.table_no, e.seat_no, e.position, e.penalty_until) for e in entries)
     buckets: list[list] = [[] for _ in range(SEAT_BUCKETS)]
     for row in rows:
         buckets[row[0] % SEAT_BUCKETS].append(row)

@@ -51,5 +51,6 @@ def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_i
     entry.status, entry.bust_hand, entry.stack_at_bust = EntryStatus.DQ, next_step(event), None
     entry.chips_removed += removed
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
-                          rule_id="R-PTS-5", reason=reason.strip()[:500], detail={"member": entry.member.name}))
+                          rule_id="R-PTS-5", reason=reason.strip()[:500],
+                          detail={"member": entry.member.name, "table": entry.table_no, "seat": entry.seat_no}))
     return place(event, journal).positions[entry.id]

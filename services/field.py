@@ -20,10 +20,11 @@ def entry_of(event: Event, member: Member) -> Entry | None:
 
 def entries_of(event: Event) -> list:
     """Every entry of the event in id order, as plain rows of what the clock's counts and seat digest
-    read (id, status, table, seat, position, chips removed): one read, and no 200 objects built on
-    the path of every host action and every stream message."""
+    read (id, status, table, seat, position, chips removed, own stack, stacks bought, penalty's end):
+    one read, and no 200 objects built on the path of every host action and every stream message."""
     return list(db.session.execute(db.select(Entry.id, Entry.status, Entry.table_no, Entry.seat_no, Entry.position,
-                                             Entry.chips_removed, Entry.starting_stack)
+                                             Entry.chips_removed, Entry.starting_stack, Entry.buy_ins,
+                                             Entry.penalty_until)
                                    .where(Entry.event_id == event.id).order_by(Entry.id)))
 
 
@@ -72,7 +73,8 @@ def stack_of(event: Event, entry, default: int | None = None) -> int:
 
 
 def chip_count(event: Event, entries: list | None = None) -> tuple[int, int | None]:
-    """R-CHIP-3: chips in play and the average stack."""
+    """R-CHIP-3, R-ENTRY-2: chips in play and the average stack; each re-entry or rebuy put one more
+    starting stack in play (`buy_ins`)."""
     entries = entries_of(event) if entries is None else entries
     in_play = [e for e in entries if e.status in STACK_IN_PLAY]
     bonuses = int(db.session.scalar(db.select(func.coalesce(func.sum(BonusClaim.chips), 0)).join(Entry).where(
@@ -81,8 +83,8 @@ def chip_count(event: Event, entries: list | None = None) -> tuple[int, int | No
     left = players_left(event, entries)
     default = starting_stack(event)
     if all(e.starting_stack is None for e in in_play):
-        return night.chip_count(default, len(in_play), bonuses, removed, left)
-    in_chips = chips.chips_in_play(sum(stack_of(event, e, default) for e in in_play), bonuses, removed)
+        return night.chip_count(default, sum(e.buy_ins for e in in_play), bonuses, removed, left)
+    in_chips = chips.chips_in_play(sum(stack_of(event, e, default) * e.buy_ins for e in in_play), bonuses, removed)
     return in_chips, chips.average_stack(in_chips, left)
 
 
@@ -93,12 +95,14 @@ def entrants(event: Event) -> list[Entry]:
 
 
 def prize_table(event: Event, entries: list | None = None) -> list[int]:
-    """R-PAY-1: the night's prizes by position (empty for a free night), for the field as it stands:
-    everyone who took a seat (R-PTS-5), from `entries` (entries_of rows or models) when given."""
+    """R-PAY-1, R-ENTRY-2: the night's prizes by position (empty for a free night), for the field as it
+    stands: everyone who took a seat (R-PTS-5), from `entries` (entries_of rows or models) when given.
+    Paid places count players; the pool counts every buy-in, re-entries and rebuys included."""
     if not event.buy_in:
         return []
-    size = len(entrants(event)) if entries is None else sum(1 for e in entries if e.status in FIELD)
-    pool = payouts.prize_pool(size, event.pool_share, event.guarantee)
+    seated = entrants(event) if entries is None else [e for e in entries if e.status in FIELD]
+    pool = payouts.prize_pool(sum(e.buy_ins for e in seated), event.pool_share, event.guarantee)
+    size = len(seated)
     snap = event.settings or {}
     if "payout_table" in snap:  # the night's snapshot: its paid places and payout table (league.settings)
         return league_settings.prizes(pool, payouts.paid_places(size, snap.get("payout_percent", 10)),

@@ -14,7 +14,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from league import settings as league_settings
 from league.members import clean_name, name_key
-from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus, LeagueKind, Role, values
+from league.reentry import ReentryRule, reentry_rule
+from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus, LeagueKind, PenaltyKind, Role, values
 from league.text import as_sentence, text_problem
 from services import MAX_REASON_LENGTH, Refused
 from wiring.extensions import db, login_manager
@@ -233,6 +234,12 @@ class Event(db.Model):
         """The event's month as YYYY-MM (the venue's local date)."""
         return self.date.strftime("%Y-%m")
 
+    @property
+    def reentry(self) -> ReentryRule:
+        """R-ENTRY-1: whether this game allows re-entries, rebuys or neither, and how many a player
+        (its type's league setting)."""
+        return reentry_rule(self.league.settings, self.event_type)
+
 
 @event.listens_for(Event, "before_insert")
 def _snapshot_settings(mapper, connection, target: Event) -> None:
@@ -290,6 +297,7 @@ class Entry(db.Model):
         UniqueConstraint("event_id", "member_id"),
         Index("ix_entries_member", "member_id"),
         one_of("status", EntryStatus),
+        CheckConstraint("buy_ins >= 1", name="buy_ins"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
@@ -316,10 +324,23 @@ class Entry(db.Model):
     starting_stack: Mapped[int | None] = mapped_column(BigInteger)
     # The player's secret vote on the deal (R-PAY-2): only the tally is ever shown.
     deal_vote: Mapped[bool | None]
+    # R-ENTRY-1/2: the stacks this player bought (1, plus each re-entry or rebuy): one entry per player
+    # a night, so the field, their one finishing position and the events they played stay the player's.
+    buy_ins: Mapped[int] = mapped_column(default=1, server_default="1")
+    # R-PEN-2: when the player's missed-hand or missed-round penalty is estimated to end (UTC); None when
+    # they are at the table. Read with the seats, so their phone hears of it (live.seats).
+    penalty_until: Mapped[dt.datetime | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     event: Mapped[Event] = relationship(back_populates="entries")
     member: Mapped[Member] = relationship()
+
+    def back_from_penalty(self, now: dt.datetime | None = None) -> dt.datetime | None:
+        """R-PEN-2: the estimated return of the penalty keeping this player away, in the league's
+        local time; None when none does (they are at the table, or its time has passed)."""
+        if self.penalty_until is None or self.penalty_until <= (now or utcnow()):
+            return None
+        return self.penalty_until.replace(tzinfo=dt.UTC).astimezone(self.event.league.zone())
 
 
 class BonusClaim(db.Model):
@@ -335,6 +356,33 @@ class BonusClaim(db.Model):
     at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     entry: Mapped[Entry] = relationship()
+
+
+class Penalty(db.Model):
+    """A warning or penalty the host gave a player (R-PEN-1..3): who gave it, when, why, the player's
+    table and seat then, the hands it keeps them away and when they are estimated back; `ended_at`
+    when the host ended it early. Its ruling is in the rulings log (R-MEM-2)."""
+    __tablename__ = "penalties"
+    __table_args__ = (one_of("kind", PenaltyKind), Index("ix_penalties_member", "member_id", "at"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id", ondelete="CASCADE"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    kind: Mapped[str] = mapped_column(String(20))  # PenaltyKind
+    reason: Mapped[str] = mapped_column(String(500), default="")
+    table_no: Mapped[int | None]
+    seat_no: Mapped[int | None]
+    table_size: Mapped[int | None]  # players at their table when given (R-PEN-1's missed round)
+    rounds: Mapped[int | None]
+    hands: Mapped[int | None]  # the hands it keeps them away, extensions included
+    until: Mapped[dt.datetime | None]  # the estimated return (R-PEN-2)
+    ended_at: Mapped[dt.datetime | None]
+
+    entry: Mapped[Entry] = relationship()
+    event: Mapped[Event] = relationship()
+    user: Mapped[User | None] = relationship()
 
 
 class Action(db.Model):

@@ -9,6 +9,8 @@ How the record is read from the entries (no column of its own):
 - Bust-outs in one hand share `Entry.bust_hand`, with each one's `stack_at_bust` (R-PTS-6); a
   disqualification takes a `bust_hand` number of its own, so it sits in the same order (R-PTS-5).
   Numbers only grow through a night (`next_step`), so their order is the order of elimination.
+  A re-entry (R-ENTRY-2, services.reentries) clears the player's `bust_hand`: their earlier bust-out
+  leaves the record, and they finish once, from their last entry.
 - An agreed deal (R-PTS-7) is the chip count (`chips_at_deal`) of the players it placed: those
   still in when it was agreed, so never a player who busted or was disqualified.
 - Entries recorded before disqualifications had a number (a disqualified player, or anyone out

@@ -1,13 +1,13 @@
 """league admin: settings snapshots on events and their change record, member bans and merges, retired venues, hosts' venues
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = '0010'
-down_revision = '0008'
+down_revision = '0009'
 branch_labels = None
 depends_on = None
 
