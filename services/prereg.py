@@ -109,14 +109,18 @@ def deduct(entry: Entry, amount: int, journal: Journal) -> None:
     journal.touch(entry).chips_removed = amount
 
 
-def remove_absentees(event: Event, journal: Journal) -> int:
+def remove_absentees(event: Event, journal: Journal, entries: list[Entry] | None = None) -> int:
     """R-LATE-3: when the final table forms, pre-registered players who never arrived are removed:
     no points, no place in the field, their chips out of play. They never took a seat, so no
     position counted them (services.places): the positions are placed again all the same, and are
-    no longer provisional for want of them."""
+    no longer provisional for want of them. `entries` are the night's rows, every one, when the
+    caller has them (settling does: then the caller places the positions)."""
     # Still "registered" is never arrived: an arrival moves the entry on to pending or playing.
-    waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
-                                                                          Entry.status == EntryStatus.REGISTERED))}
+    if entries is None:
+        waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(
+            Entry.event_id == event.id, Entry.status == EntryStatus.REGISTERED))}
+    else:
+        waiting = {e.id: e for e in entries if e.status == EntryStatus.REGISTERED}
     if not waiting:
         return 0
     absent = night.absent_at_final_table(waiting, (), starting_stack(event),
@@ -126,7 +130,8 @@ def remove_absentees(event: Event, journal: Journal) -> int:
         entry = journal.touch(waiting[entry_id])
         entry.status, entry.position = EntryStatus.NO_SHOW, None
         entry.chips_removed = absent.removed[entry_id]
-    place(event, journal)
+    if entries is None:
+        place(event, journal)
     return len(absent.players)
 
 
