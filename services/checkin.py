@@ -7,8 +7,8 @@ one transaction that can be taken back. Callers commit and publish.
 from __future__ import annotations
 
 from league import night
-from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
-from services import MAX_REASON_LENGTH, Overridable, Refused, finals, typed_text
+from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
+from services import MAX_REASON_LENGTH, Overridable, Refused, finals, nights, typed_text
 from services.clocks import clock_view
 from services.field import drop_entry, entry_of, live_game_elsewhere
 from services.journal import Journal
@@ -30,6 +30,8 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     confirm (pending); the host's own check-in seats them at once, and the field grows: everyone
     already out moves one place down (R-PTS-5, services.places). Closed once the major break has
     started, unless the host overrides with a reason (recorded as a ruling)."""
+    if event.status == EventStatus.CANCELLED:
+        raise Refused(nights.cancellation(event))
     entry = entry_of(event, member)
     if entry is not None and entry.status not in PRE_REGISTERED:
         if entry.status in LIVE:

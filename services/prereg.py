@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from league import night
 from league.members import ADULTS_ONLY
-from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
-from services import Refused, clocks, finals
+from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
+from services import Refused, clocks, finals, nights
 from services.clocks import clock_view
 from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
@@ -18,6 +18,8 @@ def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
     """R-LATE-3: a player pre-registers with the full buy-in: their stack is in play from the start."""
     if entry_of(event, member) is not None:
         raise Refused(f"{member.name} is already in this game.")
+    if event.status == EventStatus.CANCELLED:
+        raise Refused(nights.cancellation(event))
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
     finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
@@ -29,6 +31,8 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
     (None: they can). Age (R-MEM-1) is checked when they tap: they may confirm it then."""
     if member.league_id != event.league_id:
         return "This night is in another league: your member card can't enter it."
+    if event.status == EventStatus.CANCELLED:
+        return nights.cancellation(event)
     if event.status not in OPEN_EVENTS:
         return "This game is over."
     entry = entry_of(event, member)
