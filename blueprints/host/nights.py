@@ -9,9 +9,10 @@ from blueprints import host_action, runs
 from blueprints.forms import NightForm, fit_to_league, night_defaults
 from blueprints.host.base import bp, my_event
 from league.events import change_problem
+from league.finals import month_label
 from league.statuses import EventStatus
 from league.text import as_sentence
-from services import Refused, journal, leagues, nights
+from services import Refused, finals, journal, leagues, nights
 from services.models import Event, Venue
 from wiring.extensions import db
 
@@ -57,6 +58,8 @@ def new_night():
 
 def _edit_form(event: Event, formdata: bool) -> NightForm:
     form = NightForm() if formdata else NightForm(formdata=None, obj=event)
+    if not formdata and finals.is_final(event):
+        form.final_month.data = finals.final_month(event)  # R-QUAL-1..5: the month it is for now
     form.venue.choices = [SelectChoice(v.id, v.name) for v in event.league.venues]
     del form.host, form.template  # the host is assigned on the organiser's nights; the structure has its editor
     return fit_to_league(form, event.league)
@@ -65,8 +68,9 @@ def _edit_form(event: Event, formdata: bool) -> NightForm:
 def _edit_page(event: Event, form: NightForm, status: int = 200, problem: str | None = None):
     cancelled = nights.cancellation(event) if event.status == EventStatus.CANCELLED else None
     last = journal.last_action(event) if cancelled else None
+    now = month_label(finals.final_month(event)) if finals.is_final(event) else None
     return render_template("host/edit_night.html", event=event, form=form, problem=problem, cancelled=cancelled,
-                           undoable=last is not None and last.kind == "cancel"), status
+                           undoable=last is not None and last.kind == "cancel", final_month_now=now), status
 
 
 @bp.route("/events/<int:event_id>/edit", methods=["GET", "POST"])
