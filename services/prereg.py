@@ -14,15 +14,19 @@ from services.places import place
 from wiring.extensions import db
 
 
-def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
-    """R-LATE-3: a player pre-registers with the full buy-in: their stack is in play from the start."""
+def pre_register(event: Event, member: Member, journal: Journal, *, override_reason: str = "",
+                 user_id: int | None = None) -> Entry:
+    """R-LATE-3: the host pre-registers a player with the full buy-in: their stack is in play from the
+    start. R-QUAL-3..5, R-MEM-2: a final takes only its month's qualifiers; the host may override a
+    refusal with a reason (services.Overridable), recorded as a ruling, as at a final's check-in."""
     if entry_of(event, member) is not None:
         raise Refused(f"{member.name} is already in this game.")
     if event.status == EventStatus.CANCELLED:
         raise Refused(nights.cancellation(event))
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
-    finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
+    finals.admit(event, member, journal, present_ticket=False, by_host=True,  # R-QUAL-3..5: qualifiers only
+                 override_reason=override_reason, user_id=user_id)
     return _pre_registered(event, member, EntryStatus.REGISTERED, journal)
 
 
