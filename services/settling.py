@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy.orm import joinedload
+from sqlalchemy import update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from league import night
 from league.events import EVENT_TYPES
@@ -17,7 +18,7 @@ from services import MAX_REASON_LENGTH, Refused, places, typed_text
 from services.field import prize_table
 from services.journal import Journal
 from services.leagues import parse_month
-from services.models import Entry, Event, League, Ruling, Ticket, utcnow
+from services.models import Entry, Event, League, Ruling, Ticket, Venue, utcnow
 from services.places import dealt as dealt_counts
 from services.places import place
 from services.prereg import remove_absentees
@@ -70,16 +71,15 @@ def settle(event: Event, journal: Journal) -> None:
 def _award(event: Event, entries: list[Entry], journal: Journal) -> list[Ticket]:
     """R-PTS, R-PAY-1, R-QUAL-1/2: points and prizes from the positions as placed, then the month's
     tickets issued again (each noted in the journal). Returns the tickets the event's month has now."""
-    award_event_points(event, entries)
+    points = event_points(event, entries)
     table = prize_table(event, entries)
     counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
     shares = dealt_counts(event, entries)
     prizes = (night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
               if table else {})
-    for entry in entries:
-        if entry.id not in shares:  # a deal's players keep their shares
-            entry.prize = prizes.get(entry.id, 0)
-    db.session.flush()
+    # A deal's players keep their shares.
+    _write(entries, {e.id: (points.get(e.id, 0), e.prize if e.id in shares else prizes.get(e.id, 0))
+                     for e in entries})
     before = {t.id: t for t in db.session.scalars(db.select(Ticket).where(
         Ticket.league_id == event.league_id, Ticket.month == event.month))}
     for ticket in before.values():
@@ -226,15 +226,36 @@ def settle_order(event: Event) -> tuple:
     return (event.date, event.start_time or dt.time(0, 0), event.venue.name.casefold(), event.id)
 
 
+def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
+    """R-PTS-1..8: each entry's points (by entry id) from its finishing position and status."""
+    kind = EVENT_TYPES[event.event_type]
+    finishes = [Finish(entry.id, entry.position, entry.status) for entry in entries]
+    return award_points(finishes, high_roller=kind.high_roller, awards_points=kind.awards_points)
+
+
 def award_event_points(event: Event, entries: list[Entry] | None = None) -> None:
     """R-PTS-1..8: write each entry's points from its finishing position and status (`entries`: the
     night's rows when the caller has them)."""
     entries = event.entries if entries is None else entries
-    kind = EVENT_TYPES[event.event_type]
-    finishes = [Finish(entry.id, entry.position, entry.status) for entry in entries]
-    points = award_points(finishes, high_roller=kind.high_roller, awards_points=kind.awards_points)
+    points = event_points(event, entries)
     for entry in entries:
         entry.points = points.get(entry.id, 0)
+
+
+def _write(entries: list[Entry], values: dict[int, tuple[int, int]]) -> None:
+    """Write each entry's (points, prize) where it changed: the pending changes flushed first (the
+    positions), then one UPDATE by primary key for all the rows, not the session's unit of work row by
+    row (a 200-player night: that flush was most of settling's time); the entries are told their new
+    values as written. The caller noted the entries in the journal before."""
+    changed = [{"id": e.id, "points": values[e.id][0], "prize": values[e.id][1]} for e in entries
+               if (e.points, e.prize) != values[e.id]]
+    db.session.flush()
+    if changed:
+        db.session.execute(update(Entry), changed)
+        by_id = {e.id: e for e in entries}
+        for row in changed:
+            set_committed_value(by_id[row["id"]], "points", row["points"])
+            set_committed_value(by_id[row["id"]], "prize", row["prize"])
 
 
 def settle_tickets(league: League, month: str, existing: list[Ticket] | None = None) -> list[Ticket]:
@@ -244,18 +265,21 @@ def settle_tickets(league: League, month: str, existing: list[Ticket] | None = N
     `existing`: the month's tickets as they stand, when the caller has read them.
     """
     first, following = parse_month(month)
-    events = db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
-        Event.league_id == league.id, Event.date >= first, Event.date < following,
-        Event.event_type.in_(TICKET_TYPES), Event.status == EventStatus.SETTLED)).all()
+    # The nights as plain rows of what their order needs (settle_order), not entities with their venues.
+    events = [(event_id, (date, start or dt.time(0, 0), venue.casefold(), event_id))
+              for event_id, date, start, venue in db.session.execute(
+                  db.select(Event.id, Event.date, Event.start_time, Venue.name).join(Venue, Event.venue_id == Venue.id)
+                  .where(Event.league_id == league.id, Event.date >= first, Event.date < following,
+                         Event.event_type.in_(TICKET_TYPES), Event.status == EventStatus.SETTLED))]
     # Only three columns of each entry: read as plain rows, not entities (a month of nights is
     # hundreds of entries; settling tonight's 200-player night re-reads all of them).
-    finishes: dict[int, list[Finish]] = {event.id: [] for event in events}
+    finishes: dict[int, list[Finish]] = {event_id: [] for event_id, _ in events}
     if finishes:
         for event_id, member_id, position, status in db.session.execute(
                 db.select(Entry.event_id, Entry.member_id, Entry.position, Entry.status)
                 .where(Entry.event_id.in_(list(finishes))).order_by(Entry.id)):
             finishes[event_id].append(Finish(member_id, position, status))
-    results = [EventResult(event.id, settle_order(event), tuple(finishes[event.id])) for event in events]
+    results = [EventResult(event_id, order, tuple(finishes[event_id])) for event_id, order in events]
     issued = monthly_tickets(results, pass_down=league.pass_down)
     if existing is None:
         existing = list(db.session.scalars(db.select(Ticket).where(Ticket.league_id == league.id,
