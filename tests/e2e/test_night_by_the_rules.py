@@ -170,3 +170,29 @@ def test_a_monthly_final_refuses_a_ticketless_player_then_the_host_overrides(liv
             ("final_entry_override", "Won his ticket at the Anchor; not entered yet")]
         db.session.remove()
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_finals_month_on_the_night_form_and_a_cancelled_night_kept(live_server, phone, screenshot):
+    """R-QUAL-3: "Final for month" shows only for a final's type; a night cancelled with its reason
+    stays on the host's list, marked Cancelled with who and why."""
+    base = live_server.url
+    seed_tonight(live_server.app)
+    host = phone()
+    log_in(host, base, "/host/", "harry", "pw-harry")
+    host.locator("summary", has_text="New night").click()
+    form = host.locator("form.night-form")
+    month = form.get_by_label("Final for month")
+    expect(month).to_be_hidden()
+    form.get_by_label("Type").select_option("monthly_final")
+    expect(month).to_be_visible()
+    month.fill("2026-10")
+    screenshot(host, "rules-night-form-final-month")
+    form.get_by_role("button", name="Create night").click()
+    host.get_by_role("link", name="Edit night").click()
+    expect(host.get_by_label("Final for month")).to_have_value("2026-10")
+    host.get_by_label("Why cancel it (shown on the night's listing)").fill("Venue double-booked")
+    host.get_by_role("button", name="Cancel night").click()
+    expect(host.locator(".flash")).to_contain_text("Night cancelled")
+    expect(host.locator(".cards")).to_contain_text("Cancelled by Harry: Venue double-booked")
+    screenshot(host, "rules-host-cancelled-night-listed")
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
