@@ -6,9 +6,10 @@ import html
 
 import pytest
 
-from services.models import Action, Entry, Event, Ruling, Ticket, User
+from services.models import Action, Entry, Event, Member, Ruling, Ticket, User, utcnow
 from tests.conftest import csrf_token, login
 from tests.web.test_check_in import entries, host_op
+from tests.web.test_deal import cash_night_with_phones, put_to_vote, vote
 from tests.web.test_night import fill
 from wiring.extensions import db
 
@@ -191,3 +192,41 @@ def test_r_pay_1_a_cash_nights_prizes_follow_the_correction(client, night):
     assert rows["Player 02"][3] == pool and rows["Player 03"][3] == 0
     assert db.session.get(Event, night.id).status == "settled"
     assert all(e.position for e in db.session.scalars(db.select(Entry).where(Entry.event_id == night.id)))
+
+
+def test_r_qual_3_a_correction_never_takes_a_ticket_already_presented(client, settled_seven):
+    """R-QUAL-3: Player 02's ticket was presented at the Monthly Final: a correction that would
+    take it away (02 really went out first) is refused, nothing written."""
+    ticket = db.session.scalar(db.select(Ticket).join(Member).where(Member.name == "Player 02"))
+    ticket.presented_at = utcnow()
+    db.session.commit()
+    before = state(settled_seven)
+    response = correct(client, settled_seven, hand__Player_02="1", stack__Player_02="", hand__Player_00="3",
+                       stack__Player_00="2000")
+    assert response.status_code == 422
+    assert "take away Player 02" in html.unescape(response.get_data(as_text=True))
+    assert state(settled_seven) == before
+
+
+def test_r_pts_7_a_deals_players_stay_as_agreed_and_the_others_are_corrected(app, client, night):
+    """R-PTS-7, R-PAY-2: after a deal, the players it placed keep their places and shares; the ones
+    out before it can be corrected."""
+    phones = cash_night_with_phones(app, client, night)
+    for n in range(3):
+        host_op(client, night, "join", name=f"Early {n}", adult="yes")
+    for n in range(3):
+        bust(client, night, f"Early {n}")
+    put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000}, "chip_chop")
+    for name in ("Ann", "Bob", "Cat"):
+        vote(phones[name], night, True)
+    assert host_op(client, night, "settle").status_code == 200
+    rows, _, _ = state(night)
+    page = client.get(f"/host/events/{night.id}/correct").get_data(as_text=True)
+    assert "Placed by the deal (50,000 chips): stays as agreed." in page
+    refused = correct(client, night, hand__Ann="1")
+    assert refused.status_code == 422 and "placed by the deal" in refused.get_data(as_text=True)
+    fixed = correct(client, night, hand__Early_0="2", hand__Early_1="1")
+    assert fixed.status_code == 200, fixed.get_data(as_text=True)
+    after, _, _ = state(night)
+    assert (after["Early 0"][1], after["Early 1"][1]) == (5, 6)
+    assert {n: after[n] for n in ("Ann", "Bob", "Cat")} == {n: rows[n] for n in ("Ann", "Bob", "Cat")}
