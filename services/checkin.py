@@ -32,6 +32,8 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     started, unless the host overrides with a reason (recorded as a ruling)."""
     if event.status == EventStatus.CANCELLED:
         raise Refused(nights.cancellation(event))
+    if event.status == EventStatus.SETTLED:
+        raise Refused("This night is settled: nobody can join it now (its results can be corrected).")
     entry = entry_of(event, member)
     if entry is not None and entry.status not in PRE_REGISTERED:
         if entry.status in LIVE:

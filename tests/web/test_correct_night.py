@@ -230,3 +230,11 @@ def test_r_pts_7_a_deals_players_stay_as_agreed_and_the_others_are_corrected(app
     after, _, _ = state(night)
     assert (after["Early 0"][1], after["Early 1"][1]) == (5, 6)
     assert {n: after[n] for n in ("Ann", "Bob", "Cat")} == {n: rows[n] for n in ("Ann", "Bob", "Cat")}
+
+
+def test_nobody_joins_a_settled_night(client, settled_seven):
+    """A settled night takes no walk-in (it would leave a player with no place): its results are corrected."""
+    before = state(settled_seven)
+    response = host_op(client, settled_seven, "join", name="Too Late", adult="yes")
+    assert response.status_code == 422 and "This night is settled" in response.get_data(as_text=True)
+    assert state(settled_seven)[0] == before[0]
