@@ -5,6 +5,7 @@ from wtforms import BooleanField, DateField, PasswordField, SelectChoice, Select
 from wtforms.validators import DataRequired, Length, Optional, Regexp, ValidationError
 
 from league.events import EVENT_TYPES, date_problem
+from league.finals import final_month_problem
 from league.payouts import FREE_NIGHT, MONEY_MAX, NightMoney, default_money
 from league.statuses import LeagueKind
 from league.structures import TEMPLATES, to_json
@@ -116,12 +117,26 @@ class NightForm(FlaskForm):
                              render_kw={"inputmode": "numeric"})
     guarantee = StringField("Guarantee ($)", validators=[WholeDollars("The guarantee")],
                             render_kw={"inputmode": "numeric"})
+    # R-QUAL-1..5: the month whose qualifiers a final is for; blank: the month before its date.
+    final_month = StringField("Final for month", validators=[Optional()],
+                              render_kw={"type": "month", "placeholder": "YYYY-MM", "pattern": r"\d{4}-\d{2}"})
     anyway = BooleanField("Create anyway")  # the host saw the same-night warning and goes ahead
 
     def validate_date(self, field) -> None:
         """A night between 2000 and 2100 (league.events.date_problem)."""
         if field.data is not None and (problem := date_problem(field.data)):
             raise ValidationError(as_sentence(problem))
+
+    def validate_final_month(self, field) -> None:
+        """R-QUAL-1..5: a final's month is a real month begun by its date (league.finals); other
+        events have none, whatever was posted."""
+        text = (field.data or "").strip()
+        if not EVENT_TYPES.get(self.event_type.data) or not EVENT_TYPES[self.event_type.data].is_final or not text:
+            field.data = None
+            return
+        if self.date.data is not None and (problem := final_month_problem(self.date.data, text)):
+            raise ValidationError(as_sentence(problem))
+        field.data = text
 
     league: League | None = None  # set by fit_to_league: whose defaults a blank money field takes
 
@@ -164,6 +179,7 @@ class NightForm(FlaskForm):
         event.venue_id, event.date, event.start_time = self.venue.data, self.date.data, self.start_time.data
         event.event_type = self.event_type.data
         event.buy_in, event.pool_share, event.guarantee = money.buy_in, money.pool_share, money.guarantee
+        event.final_month = self.final_month.data or None  # None: the month before its date (R-QUAL-1..5)
 
 
 def night_defaults(league: League, event_type: str = "nightly") -> dict[str, int]:

@@ -62,6 +62,8 @@ def change_problem(status: str, clock_started: bool) -> str | None:
     field, the prizes (R-PAY-1) and the points (R-PTS-5) hang on it, so it stays as booked."""
     if status == "settled":
         return "this night is settled: its points and prizes are given"
+    if status == "cancelled":
+        return "this night was cancelled"
     if clock_started or status != "scheduled":
         return "the clock has started: a night under way cannot be edited or cancelled"
     return None

@@ -122,6 +122,25 @@ def qualifying_month(event_date: dt.date, stored_month: str | None = None) -> st
     return previous.strftime("%Y-%m")
 
 
+def final_month_problem(event_date: dt.date, month: str) -> str | None:
+    """Why `month` (YYYY-MM, as typed) cannot be the month a final on `event_date` is for, or None
+    (R-QUAL-1..5): it must be a real month, and one that has begun by the final's date (its
+    qualifiers are known from nights already played)."""
+    text = month.strip()
+    try:
+        first = dt.date.fromisoformat(f"{text}-01") if len(text) == 7 and text[4] == "-" else None
+    except ValueError:
+        first = None
+    if first is None:
+        return f"{text!r} is not a month: give it as YYYY-MM (2026-11 for November 2026)"
+    if first > event_date.replace(day=1):
+        return (f"the final on {event_date.isoformat()} can't be for {month_label(text)}: "
+                "that month's nights are not played yet")
+    if event_date.year - first.year > 1:
+        return f"{month_label(text)} is more than a year before the final"
+    return None
+
+
 def month_label(month: str) -> str:
     """"2026-11" as "November 2026"."""
     return dt.date.fromisoformat(f"{month}-01").strftime("%B %Y")

@@ -141,6 +141,19 @@ def round_to_dollars(shares: Sequence[float], total: int) -> list[int]:
     return amounts
 
 
+# R-FIN: the finals whose prizes are fixed sums, whatever the field and the entries.
+FIXED_PRIZE_FINALS = ("top10_shootout",)
+
+
+def fixed_prizes(event_type: str) -> tuple[int, ...]:
+    """R-FIN: the fixed prizes of a final that has them, 1st first: the Top-10 Shoot-out pays 1st
+    $1,000 and 2nd $500, not a share of a pool; () for every other game (their prizes come from
+    the pool, R-PAY-1)."""
+    if event_type not in FIXED_PRIZE_FINALS:
+        return ()
+    return FINALS[(event_type, "cash")].fixed_prizes
+
+
 # The most a night's buy-in, pool share or guarantee can be, in whole dollars: more is a typing slip.
 MONEY_MAX = 100_000
 

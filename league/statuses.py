@@ -11,10 +11,12 @@ from enum import StrEnum
 
 
 class EventStatus(StrEnum):
-    """Where a night is: booked, under way (the clock has started), or settled (points given)."""
+    """Where a night is: booked, under way (the clock has started), settled (points given), or
+    cancelled before play (kept on the list with who cancelled it and why; it awards nothing)."""
     SCHEDULED = "scheduled"
     RUNNING = "running"
     SETTLED = "settled"
+    CANCELLED = "cancelled"
 
 
 class EntryStatus(StrEnum):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 
 from league import night
-from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
-from services import MAX_REASON_LENGTH, Overridable, Refused, finals, typed_text
+from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
+from services import MAX_REASON_LENGTH, Overridable, Refused, finals, nights, typed_text
 from services.clocks import clock_view
 from services.field import drop_entry, entry_of, live_game_elsewhere
 from services.journal import Journal
@@ -35,6 +35,10 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     started, unless the host overrides with a reason (recorded as a ruling)."""
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         raise Refused(reason)
+    if event.status == EventStatus.CANCELLED:
+        raise Refused(nights.cancellation(event))
+    if event.status == EventStatus.SETTLED:
+        raise Refused("This night is settled: nobody can join it now (its results can be corrected).")
     entry = entry_of(event, member)
     if entry is not None and entry.status not in PRE_REGISTERED:
         if entry.status in LIVE:

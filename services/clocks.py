@@ -59,6 +59,8 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     refuses (e.g. pausing a paused clock). The write is conditional on the version, so two hosts
     tapping at the same moment cannot both win. The caller commits and publishes.
     """
+    if event.status == EventStatus.CANCELLED:
+        raise ValueError("This night was cancelled: its clock can't run (undo the cancellation first).")
     state = state_of(event)
     if seen_version != state.version:
         raise StaleClock()

@@ -97,7 +97,10 @@ def entrants(event: Event) -> list[Entry]:
 def prize_table(event: Event, entries: list | None = None) -> list[int]:
     """R-PAY-1, R-ENTRY-2: the night's prizes by position (empty for a free night), for the field as it
     stands: everyone who took a seat (R-PTS-5), from `entries` (entries_of rows or models) when given.
-    Paid places count players; the pool counts every buy-in, re-entries and rebuys included."""
+    Paid places count players; the pool counts every buy-in, re-entries and rebuys included.
+    R-FIN: a Top-10 Shoot-out's prizes are fixed (1st $1,000, 2nd $500), whatever the field."""
+    if fixed := payouts.fixed_prizes(event.event_type):
+        return list(fixed)
     if not event.buy_in:
         return []
     seated = entrants(event) if entries is None else [e for e in entries if e.status in FIELD]

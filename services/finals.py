@@ -14,7 +14,7 @@ from league import finals
 from league.events import event_type
 from league.qualify import shootout_qualifiers
 from league.statuses import EntryStatus
-from services import Overridable, Refused
+from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.journal import Journal
 from services.models import Entry, Event, Member, Ruling, Ticket, utcnow
 from services.tables import month_standings
@@ -101,7 +101,7 @@ def admit(event: Event, member: Member, journal: Journal | None = None, *, prese
         # The host's roster offers the override with a reason (R-MEM-2); a phone is simply refused.
         raise (Overridable if by_host else Refused)(decision.reason)
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=OVERRIDE_KIND,
-                          rule_id=decision.rule_id, reason=override_reason.strip()[:500],
+                          rule_id=decision.rule_id, reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),
                           detail={"member": member.name, "member_id": member.id, "refused": decision.reason}))
     db.session.flush()
 

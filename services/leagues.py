@@ -78,12 +78,13 @@ def nights_from(league: League, today: dt.date) -> list[Event]:
 def upcoming_nights(league: League) -> list[Event]:
     """The league's nights not settled yet, in date and start-time order: what its organiser and
     hosts manage ("Tonight" and what is coming). A night booked from today at its venues, or one
-    under way since yesterday (a night can run past midnight); never a settled night (an imported
-    one included) nor one dated before today that never started."""
+    under way since yesterday (a night can run past midnight), and one cancelled from today on (it
+    stays listed, shown as cancelled); never a settled night (an imported one included) nor one
+    dated before today that never started."""
     today = league.today()
     return db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
         Event.league_id == league.id,
-        ((Event.status == EventStatus.SCHEDULED) & (Event.date >= today))
+        ((Event.status.in_((EventStatus.SCHEDULED, EventStatus.CANCELLED))) & (Event.date >= today))
         | ((Event.status == EventStatus.RUNNING) & (Event.date >= today - dt.timedelta(days=1))))
         .order_by(Event.date, Event.start_time)).all()
 
@@ -91,11 +92,11 @@ def upcoming_nights(league: League) -> list[Event]:
 
 def same_night(event: Event) -> Event | None:
     """Another night of the league booked at the event's venue, date and start time (the same night
-    booked twice), if any; a night with no start time matches one with none."""
+    booked twice), if any; a night with no start time matches one with none; a cancelled one never."""
     start = Event.start_time.is_(None) if event.start_time is None else Event.start_time == event.start_time
     return db.session.scalar(db.select(Event).where(
         Event.league_id == event.league_id, Event.venue_id == event.venue_id, Event.date == event.date, start,
-        Event.id != (event.id or 0)).limit(1))
+        Event.id != (event.id or 0), Event.status != EventStatus.CANCELLED).limit(1))
 
 
 # --- Venues and their hosts ----------------------------------------------------------------------

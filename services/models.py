@@ -222,11 +222,16 @@ class Event(db.Model):
     # a later change applies to later nights only. None: a night from before snapshots (read the league's).
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     settled_at: Mapped[dt.datetime | None]
+    # A night cancelled before play stays on the list (EventStatus.CANCELLED): who, when and why.
+    cancelled_at: Mapped[dt.datetime | None]
+    cancelled_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    cancel_reason: Mapped[str | None] = mapped_column(String(500))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     league: Mapped[League] = relationship()
     venue: Mapped[Venue] = relationship()
-    host: Mapped[User | None] = relationship()
+    host: Mapped[User | None] = relationship(foreign_keys=[host_id])
+    canceller: Mapped[User | None] = relationship(foreign_keys=[cancelled_by])
     entries: Mapped[list[Entry]] = relationship(back_populates="event", cascade="all, delete-orphan")
 
     @property

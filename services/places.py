@@ -136,11 +136,12 @@ def finishing(event: Event, entries: list[Entry] | None = None) -> Finishing:
         raise Refused(_sentence(str(problem))) from None
 
 
-def place(event: Event, journal: Journal) -> Finishing:
+def place(event: Event, journal: Journal, entries: list[Entry] | None = None) -> Finishing:
     """R-PTS-5..7: derive every finishing position from the field as it stands and write each entry's
     `position` where it changed (noted in the journal first, so Undo puts it back). Players still in,
-    and anyone not in the field, have none. Called after every change to the field or the record."""
-    entries = entries_of(event)
+    and anyone not in the field, have none. Called after every change to the field or the record;
+    `entries` are the night's rows, every one, when the caller has them (settling does)."""
+    entries = entries_of(event) if entries is None else entries
     result = finishing(event, entries)
     for entry in entries:
         position = result.positions.get(entry.id) if entry.status in PARTICIPANT_STATUSES else None

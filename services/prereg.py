@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from league import night
 from league.members import ADULTS_ONLY
-from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus
-from services import Refused, clocks, finals
+from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
+from services import Refused, clocks, finals, nights
 from services.clocks import clock_view
 from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
@@ -15,15 +15,21 @@ from services.places import place
 from wiring.extensions import db
 
 
-def pre_register(event: Event, member: Member, journal: Journal) -> Entry:
-    """R-LATE-3: a player pre-registers with the full buy-in: their stack is in play from the start."""
+def pre_register(event: Event, member: Member, journal: Journal, *, override_reason: str = "",
+                 user_id: int | None = None) -> Entry:
+    """R-LATE-3: the host pre-registers a player with the full buy-in: their stack is in play from the
+    start. R-QUAL-3..5, R-MEM-2: a final takes only its month's qualifiers; the host may override a
+    refusal with a reason (services.Overridable), recorded as a ruling, as at a final's check-in."""
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         raise Refused(reason)
     if entry_of(event, member) is not None:
         raise Refused(f"{member.name} is already in this game.")
+    if event.status == EventStatus.CANCELLED:
+        raise Refused(nights.cancellation(event))
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
-    finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
+    finals.admit(event, member, journal, present_ticket=False, by_host=True,  # R-QUAL-3..5: qualifiers only
+                 override_reason=override_reason, user_id=user_id)
     return _pre_registered(event, member, EntryStatus.REGISTERED, journal)
 
 
@@ -34,6 +40,8 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
         return "This night is in another league: your member card can't enter it."
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         return reason
+    if event.status == EventStatus.CANCELLED:
+        return nights.cancellation(event)
     if event.status not in OPEN_EVENTS:
         return "This game is over."
     entry = entry_of(event, member)
@@ -114,14 +122,18 @@ def deduct(entry: Entry, amount: int, journal: Journal) -> None:
     journal.touch(entry).chips_removed = amount
 
 
-def remove_absentees(event: Event, journal: Journal) -> int:
+def remove_absentees(event: Event, journal: Journal, entries: list[Entry] | None = None) -> int:
     """R-LATE-3: when the final table forms, pre-registered players who never arrived are removed:
     no points, no place in the field, their chips out of play. They never took a seat, so no
     position counted them (services.places): the positions are placed again all the same, and are
-    no longer provisional for want of them."""
+    no longer provisional for want of them. `entries` are the night's rows, every one, when the
+    caller has them (settling does: then the caller places the positions)."""
     # Still "registered" is never arrived: an arrival moves the entry on to pending or playing.
-    waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
-                                                                          Entry.status == EntryStatus.REGISTERED))}
+    if entries is None:
+        waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(
+            Entry.event_id == event.id, Entry.status == EntryStatus.REGISTERED))}
+    else:
+        waiting = {e.id: e for e in entries if e.status == EntryStatus.REGISTERED}
     if not waiting:
         return 0
     absent = night.absent_at_final_table(waiting, (), starting_stack(event),
@@ -131,7 +143,8 @@ def remove_absentees(event: Event, journal: Journal) -> int:
         entry = journal.touch(waiting[entry_id])
         entry.status, entry.position = EntryStatus.NO_SHOW, None
         entry.chips_removed = absent.removed[entry_id]
-    place(event, journal)
+    if entries is None:
+        place(event, journal)
     return len(absent.players)
 
 

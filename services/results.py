@@ -112,11 +112,11 @@ LIVE_ENTRY_STATUSES = ON_THEIR_PHONE
 
 def member_live_entry(member: Member, since: dt.date) -> Entry | None:
     """The member's entry in a game not settled yet (dated `since` or later: a forgotten,
-    never-settled night does not stay "tonight" for ever), the latest first."""
+    never-settled night does not stay "tonight" for ever; a cancelled one is none), the latest first."""
     return db.session.scalar(db.select(Entry).join(Event).options(
         joinedload(Entry.event).joinedload(Event.venue)).where(
         Entry.member_id == member.id, Entry.status.in_(LIVE_ENTRY_STATUSES),
-        Event.status != EventStatus.SETTLED, Event.date >= since)
+        Event.status.not_in((EventStatus.SETTLED, EventStatus.CANCELLED)), Event.date >= since)
         .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(1))
 
 

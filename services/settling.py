@@ -3,19 +3,22 @@ Monthly Final tickets re-issued in date order."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
-from sqlalchemy.orm import joinedload
+from sqlalchemy import update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from league import night
 from league.events import EVENT_TYPES
+from league.finishing import Disqualification, Hand
 from league.points import PARTICIPANT_STATUSES, Finish, award_points
 from league.qualify import EventResult, monthly_tickets
 from league.statuses import FIELD, REQUESTED, DealStatus, EntryStatus, EventStatus
-from services import Refused
+from services import MAX_REASON_LENGTH, Refused, places, typed_text
 from services.field import prize_table
 from services.journal import Journal
 from services.leagues import parse_month
-from services.models import Entry, Event, League, Ticket, utcnow
+from services.models import Entry, Event, League, Ruling, Ticket, Venue, utcnow
 from services.places import dealt as dealt_counts
 from services.places import place
 from services.prereg import remove_absentees
@@ -26,12 +29,17 @@ def settle(event: Event, journal: Journal) -> None:
     """Settle the night once one player remains (or a deal was agreed): the winner takes 1st,
     pre-registered no-shows leave the field (R-LATE-3), every position is placed from the field as it
     finally stands (R-PTS-5..7, services.places), then points (R-PTS), prizes for cash nights
-    (R-PAY-1), and the month's tickets settled again in date order (R-QUAL-1/2). A correction
-    re-settles. Whatever state the night is in, the answer is a settled night or Refused saying what
-    to fix first."""
-    entries = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)).all()
+    (R-PAY-1), and the month's tickets settled again in date order (R-QUAL-1/2). A settled night is
+    corrected with `correct`. Whatever state the night is in, the answer is a settled night or
+    Refused saying what to fix first."""
+    # One read of the night's entries serves every step below (each step used to read them again).
+    entries = list(db.session.scalars(db.select(Entry).where(Entry.event_id == event.id).order_by(Entry.id)))
     playing = [e for e in entries if e.status == EntryStatus.PLAYING]
     dealt = event.deal_status == DealStatus.AGREED
+    if event.status == EventStatus.SETTLED:
+        raise Refused("This night is settled already: correct it from its settled screen instead.")
+    if event.status == EventStatus.CANCELLED:
+        raise Refused("This night was cancelled: there is nothing to settle.")
     if len(playing) > 1 or (dealt and playing):
         raise Refused(f"{len(playing)} players are still in: settle when one remains.")
     if any(e.status in (EntryStatus.PENDING, REQUESTED) for e in entries):
@@ -44,8 +52,8 @@ def settle(event: Event, journal: Journal) -> None:
     if playing:
         playing[0].status = EntryStatus.PLAYED
     try:
-        remove_absentees(event, journal)
-        finished = place(event, journal)
+        remove_absentees(event, journal, entries)
+        finished = place(event, journal, entries)
     except Refused as problem:
         raise Refused(f"The night can't be settled yet: {problem} Fix that first (Undo takes back the last "
                       "action), then settle again.") from None
@@ -53,31 +61,161 @@ def settle(event: Event, journal: Journal) -> None:
         raise Refused(f"The night can't be settled yet: {len(finished.still_in)} players have no finishing "
                       "position. Record who went out (Undo takes back the last action), then settle again.")
     event.status, event.settled_at = EventStatus.SETTLED, utcnow()
-    table = prize_table(event)
     try:
-        award_event_points(event)
-        counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
-        if table:
-            prizes = night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
-            shares = dealt_counts(event, entries)
-            for entry in counted:
-                if entry.id not in shares:  # a deal's players keep their shares
-                    entry.prize = prizes.get(entry.id, 0)
-        db.session.flush()
-        before = {t.id: t for t in db.session.scalars(db.select(Ticket).where(
-            Ticket.league_id == event.league_id, Ticket.month == event.month))}
-        for ticket in before.values():
-            journal.touch(ticket)
-        after = settle_tickets(event.league, event.month)
-    except Refused:
-        raise
+        _award(event, entries, journal)
     except ValueError as problem:
         raise Refused(f"The night can't be settled: the results don't add up ({problem}). Fix that first "
                       "(Undo takes back the last action), then settle again.") from None
+
+
+def _award(event: Event, entries: list[Entry], journal: Journal) -> list[Ticket]:
+    """R-PTS, R-PAY-1, R-QUAL-1/2: points and prizes from the positions as placed, then the month's
+    tickets issued again (each noted in the journal). Returns the tickets the event's month has now."""
+    points = event_points(event, entries)
+    table = prize_table(event, entries)
+    counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
+    shares = dealt_counts(event, entries)
+    prizes = (night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
+              if table else {})
+    # A deal's players keep their shares.
+    _write(entries, {e.id: (points.get(e.id, 0), e.prize if e.id in shares else prizes.get(e.id, 0))
+                     for e in entries})
+    before = {t.id: t for t in db.session.scalars(db.select(Ticket).where(
+        Ticket.league_id == event.league_id, Ticket.month == event.month))}
+    for ticket in before.values():
+        journal.touch(ticket)
+    after = settle_tickets(event.league, event.month, list(before.values()))
     db.session.flush()
     for ticket in after:
         if ticket.id not in before:
             journal.created(ticket)
+    return after
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One entry of a settled night as the correction says it should have been (R-PTS-5, R-PTS-6):
+    its status (played, disqualified or a no-show), the hand it went out in (its number in the
+    order of elimination, 1 = first out; players out in one hand share it; None: still in at the
+    end, the winner) and its chips at the start of that hand."""
+    status: str
+    hand: int | None
+    stack: int | None
+
+
+CORRECTABLE = (EntryStatus.PLAYED, EntryStatus.DQ, EntryStatus.NO_SHOW)
+
+
+def elimination_order(event: Event, entries: list[Entry] | None = None) -> dict[int, Fix]:
+    """R-PTS-5..7: each result of the night (played, disqualified, no-show) as a Fix: the hands
+    and disqualifications numbered 1, 2, 3… in the order they happened (the stored numbers only
+    ever grew, and older records have none: services.places reads the order from either), the
+    winner and a deal's players with none. What the correction screen shows and starts from."""
+    entries = places.entries_of(event) if entries is None else entries
+    record = places.record_of(event, entries)
+    numbers: dict[int, tuple[int, int | None]] = {}
+    for number, step in enumerate(record.steps, start=1):
+        if isinstance(step, Disqualification):
+            numbers[step.player] = (number, None)
+        elif isinstance(step, Hand):  # players who shared a position before hands had numbers: stacks 0
+            numbers.update({player: (number, stack) for player, stack in step.stacks.items()})
+    return {e.id: Fix(e.status, *numbers.get(e.id, (None, None))) for e in entries if e.status in CORRECTABLE}
+
+
+def correct(event: Event, fixes: dict[int, Fix], reason: str, journal: Journal, user_id: int | None) -> list[str]:
+    """R-PTS-5..7, R-PAY-1, R-QUAL-1/2, R-MEM-2: correct a settled night and settle it again, as one
+    action Undo can take back. `fixes` are the entries as they should have been (any not given
+    stay as `elimination_order` reads them): the order of elimination and who went out in which
+    hand, stacks deciding shared hands, a disqualification or a no-show given or taken back. Every
+    position is placed again from the corrected field, then points, prizes and the month's Monthly
+    Final tickets (pass-down included), so the standings follow. The correction is a ruling: who,
+    when, why and what changed. Returns what changed, in words.
+
+    Refused, nothing written: the night is not settled, no reason, nothing changed, a deal's player
+    changed (the deal's chip count fixed their places and shares), or the corrected night is
+    impossible (a player out twice, nobody or two winners left, a shared hand without stacks…);
+    also when it would take away a Monthly Final ticket already presented at the final."""
+    if event.status != EventStatus.SETTLED:
+        raise Refused("Only a settled night can be corrected: until then, Undo takes back a wrong action.")
+    why = typed_text(reason, MAX_REASON_LENGTH, "the reason", required=True)
+    entries = places.entries_of(event)
+    by_id = {e.id: e for e in entries}
+    current = elimination_order(event, entries)
+    deal = dealt_counts(event, entries)
+    changes: list[str] = []
+    wanted: dict[int, Fix] = dict(current)
+    for entry_id, fix in fixes.items():
+        entry = by_id.get(entry_id)
+        if entry is None or entry_id not in current:
+            raise Refused("That player did not play in this night.")
+        name = entry.member.name
+        if fix.status not in CORRECTABLE:
+            raise Refused(f"{name}: choose played, disqualified or no-show.")
+        if fix.hand is not None and fix.hand < 1:
+            raise Refused(f"{name}: the hand they went out in is a number from 1 (the first out).")
+        if fix.stack is not None and fix.stack < 0:
+            raise Refused(f"{name}: their chips at the start of the hand can't be negative.")
+        if fix.status == EntryStatus.NO_SHOW:
+            fix = Fix(fix.status, None, None)
+        if fix.hand is None:
+            fix = Fix(fix.status, None, None)
+        if fix == current[entry_id]:
+            continue
+        if entry_id in deal:
+            raise Refused(f"{name} was placed by the deal: the chip count fixed their place and share, "
+                          "so it stays as agreed.")
+        if fix.status == EntryStatus.DQ and fix.hand is None:
+            raise Refused(f"{name}: give the disqualification its place in the order (the hand number "
+                          "they were disqualified after).")
+        wanted[entry_id] = fix
+        changes.append(f"{name}: {_said(current[entry_id])} → {_said(fix)}")
+    if not changes:
+        raise Refused("Nothing changed: correct a player's hand, status or chips first.")
+    journal.touch(event)
+    for entry in entries:
+        journal.touch(entry)
+    for entry_id, fix in wanted.items():
+        entry = by_id[entry_id]
+        if entry_id in deal:
+            continue
+        # Every position is placed afresh from the hands (a stored one would read as an older record's).
+        entry.status, entry.bust_hand, entry.stack_at_bust, entry.position = fix.status, fix.hand, fix.stack, None
+    try:
+        finished = place(event, journal, entries)
+    except Refused as problem:
+        raise Refused(f"That correction would make an impossible night: {problem} Nothing was changed.") from None
+    if not finished.over:
+        raise Refused(f"That correction would make an impossible night: {len(finished.still_in)} players "
+                      "would be left with no finishing position (only the winner has no hand). Nothing was changed.")
+    presented = {t.id: t.member.name for t in db.session.scalars(db.select(Ticket).where(
+        Ticket.league_id == event.league_id, Ticket.month == event.month, Ticket.presented_at.is_not(None)))}
+    try:
+        after = _award(event, entries, journal)
+    except ValueError as problem:
+        raise Refused(f"That correction would make an impossible night: the results don't add up ({problem}). "
+                      "Nothing was changed.") from None
+    kept = {t.id for t in after}
+    lost = [name for ticket_id, name in presented.items() if ticket_id not in kept]
+    if lost:
+        raise Refused(f"That correction would take away {lost[0]}'s Monthly Final ticket, already "
+                      "presented at the final. Nothing was changed.")
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=CORRECTION_KIND,
+                          rule_id="R-MEM-2", reason=why, detail={"changes": changes}))
+    return changes
+
+
+CORRECTION_KIND = "result_correction"
+
+
+def _said(fix: Fix) -> str:
+    """A result in words, for the ruling."""
+    if fix.status == EntryStatus.NO_SHOW:
+        return "no-show"
+    what = "disqualified" if fix.status == EntryStatus.DQ else "out"
+    if fix.hand is None:
+        return "winner" if fix.status == EntryStatus.PLAYED else what
+    chips = f" with {fix.stack:,} chips" if fix.stack is not None else ""
+    return f"{what} in hand {fix.hand}{chips}"
 
 
 TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_tickets)
@@ -88,47 +226,76 @@ def settle_order(event: Event) -> tuple:
     return (event.date, event.start_time or dt.time(0, 0), event.venue.name.casefold(), event.id)
 
 
-def award_event_points(event: Event) -> None:
-    """R-PTS-1..8: write each entry's points from its finishing position and status."""
+def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
+    """R-PTS-1..8: each entry's points (by entry id) from its finishing position and status."""
     kind = EVENT_TYPES[event.event_type]
-    finishes = [Finish(entry.id, entry.position, entry.status) for entry in event.entries]
+    finishes = [Finish(entry.id, entry.position, entry.status) for entry in entries]
     # R-PTS-8: the night's settings (its snapshot, league.settings) may switch its type's points off.
     awards = kind.awards_points and (event.settings or {}).get("awards_points", True) is not False
-    points = award_points(finishes, high_roller=kind.high_roller, awards_points=awards)
-    for entry in event.entries:
+    return award_points(finishes, high_roller=kind.high_roller, awards_points=awards)
+
+
+def award_event_points(event: Event, entries: list[Entry] | None = None) -> None:
+    """R-PTS-1..8: write each entry's points from its finishing position and status (`entries`: the
+    night's rows when the caller has them)."""
+    entries = event.entries if entries is None else entries
+    points = event_points(event, entries)
+    for entry in entries:
         entry.points = points.get(entry.id, 0)
 
 
-def settle_tickets(league: League, month: str) -> list[Ticket]:
+def _write(entries: list[Entry], values: dict[int, tuple[int, int]]) -> None:
+    """Write each entry's (points, prize) where it changed: the pending changes flushed first (the
+    positions), then one UPDATE by primary key for all the rows, not the session's unit of work row by
+    row (a 200-player night: that flush was most of settling's time); the entries are told their new
+    values as written. The caller noted the entries in the journal before."""
+    changed = [{"id": e.id, "points": values[e.id][0], "prize": values[e.id][1]} for e in entries
+               if (e.points, e.prize) != values[e.id]]
+    db.session.flush()
+    if changed:
+        db.session.execute(update(Entry), changed)
+        by_id = {e.id: e for e in entries}
+        for row in changed:
+            set_committed_value(by_id[row["id"]], "points", row["points"])
+            set_committed_value(by_id[row["id"]], "prize", row["prize"])
+
+
+def settle_tickets(league: League, month: str, existing: list[Ticket] | None = None) -> list[Ticket]:
     """R-QUAL-1/2: re-issue the month's Monthly Final tickets from its settled nights, in date order.
 
     A ticket already presented at the Final keeps its presented time if its holder still earns it.
+    `existing`: the month's tickets as they stand, when the caller has read them.
     """
     first, following = parse_month(month)
-    events = db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
-        Event.league_id == league.id, Event.date >= first, Event.date < following,
-        Event.event_type.in_(TICKET_TYPES), Event.status == EventStatus.SETTLED)).all()
+    # The nights as plain rows of what their order needs (settle_order), not entities with their venues.
+    events = [(event_id, (date, start or dt.time(0, 0), venue.casefold(), event_id))
+              for event_id, date, start, venue in db.session.execute(
+                  db.select(Event.id, Event.date, Event.start_time, Venue.name).join(Venue, Event.venue_id == Venue.id)
+                  .where(Event.league_id == league.id, Event.date >= first, Event.date < following,
+                         Event.event_type.in_(TICKET_TYPES), Event.status == EventStatus.SETTLED))]
     # Only three columns of each entry: read as plain rows, not entities (a month of nights is
     # hundreds of entries; settling tonight's 200-player night re-reads all of them).
-    finishes: dict[int, list[Finish]] = {event.id: [] for event in events}
+    finishes: dict[int, list[Finish]] = {event_id: [] for event_id, _ in events}
     if finishes:
         for event_id, member_id, position, status in db.session.execute(
                 db.select(Entry.event_id, Entry.member_id, Entry.position, Entry.status)
                 .where(Entry.event_id.in_(list(finishes))).order_by(Entry.id)):
             finishes[event_id].append(Finish(member_id, position, status))
-    results = [EventResult(event.id, settle_order(event), tuple(finishes[event.id])) for event in events]
+    results = [EventResult(event_id, order, tuple(finishes[event_id])) for event_id, order in events]
     issued = monthly_tickets(results, pass_down=league.pass_down)
-    existing = {t.member_id: t for t in db.session.scalars(
-        db.select(Ticket).where(Ticket.league_id == league.id, Ticket.month == month))}
+    if existing is None:
+        existing = list(db.session.scalars(db.select(Ticket).where(Ticket.league_id == league.id,
+                                                                   Ticket.month == month)))
+    held = {t.member_id: t for t in existing}
     tickets = []
     for ticket in issued:
-        old = existing.pop(ticket.player, None)
+        old = held.pop(ticket.player, None)
         if old is None:
             old = Ticket(league_id=league.id, month=month, member_id=ticket.player)
             db.session.add(old)
         old.event_id, old.position = ticket.event, ticket.position
         tickets.append(old)
-    for gone in existing.values():
+    for gone in held.values():
         db.session.delete(gone)
     return tickets
 

@@ -5,12 +5,14 @@ from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from wtforms import SelectChoice
 
-from blueprints import runs
+from blueprints import host_action, runs
 from blueprints.forms import NightForm, fit_to_league, night_defaults
 from blueprints.host.base import bp, my_event
 from league.events import change_problem
+from league.finals import month_label
+from league.statuses import EventStatus
 from league.text import as_sentence
-from services import leagues
+from services import Refused, finals, journal, leagues, nights
 from services.models import Event
 from wiring.extensions import db
 
@@ -57,6 +59,8 @@ def new_night():
 
 def _edit_form(event: Event, formdata: bool) -> NightForm:
     form = NightForm() if formdata else NightForm(formdata=None, obj=event)
+    if not formdata and finals.is_final(event):
+        form.final_month.data = finals.final_month(event)  # R-QUAL-1..5: the month it is for now
     form.venue.choices = [SelectChoice(v.id, v.name) for v in event.league.venues  # retired: only its own
                           if v.retired_at is None or v.id == event.venue_id]
     del form.host, form.template  # the host is assigned on the organiser's nights; the structure has its editor
@@ -64,7 +68,11 @@ def _edit_form(event: Event, formdata: bool) -> NightForm:
 
 
 def _edit_page(event: Event, form: NightForm, status: int = 200, problem: str | None = None):
-    return render_template("host/edit_night.html", event=event, form=form, problem=problem), status
+    cancelled = nights.cancellation(event) if event.status == EventStatus.CANCELLED else None
+    last = journal.last_action(event) if cancelled else None
+    now = month_label(finals.final_month(event)) if finals.is_final(event) else None
+    return render_template("host/edit_night.html", event=event, form=form, problem=problem, cancelled=cancelled,
+                           undoable=last is not None and last.kind == "cancel", final_month_now=now), status
 
 
 @bp.route("/events/<int:event_id>/edit", methods=["GET", "POST"])
@@ -74,7 +82,8 @@ def edit_night(event_id: int):
     event = my_event(event_id)
     problem = change_problem(event.status, event.clock_started)
     if problem:
-        return _edit_page(event, _edit_form(event, False), 409, as_sentence(problem))
+        cancelled = event.status == EventStatus.CANCELLED and request.method == "GET"
+        return _edit_page(event, _edit_form(event, False), 200 if cancelled else 409, as_sentence(problem))
     if request.method == "GET":
         return _edit_page(event, _edit_form(event, False))
     form = _edit_form(event, True)
@@ -88,14 +97,33 @@ def edit_night(event_id: int):
 
 @bp.route("/events/<int:event_id>/cancel", methods=["POST"])
 def cancel_night(event_id: int):
-    """Cancel a night before play: it and its pre-registrations go. Refused once the clock has
-    started, with the reason."""
+    """Cancel a night before play, with the reason: it stays listed as cancelled (who, when, why),
+    awards nothing and takes no check-in; one journalled action, so Undo brings it back. Refused
+    once the clock has started, or without a reason, with the reason."""
     event = my_event(event_id)
-    if problem := change_problem(event.status, event.clock_started):
-        return _edit_page(event, _edit_form(event, False), 409, as_sentence(problem))
+    try:
+        with host_action(event, "cancel", "Night cancelled") as log:
+            nights.cancel(event, request.form.get("reason", ""), log, current_user.id)
+    except Refused as refused:
+        problem = change_problem(event.status, event.clock_started)
+        return _edit_page(event, _edit_form(event, False), 409 if problem else 422, str(refused))
+    flash("Night cancelled: it stays on the list as cancelled.")
     organiser = current_user.is_organiser
-    league_slug = event.league.slug
-    db.session.delete(event)
-    db.session.commit()
-    flash("Night cancelled.")
-    return redirect(url_for("organiser.nights", slug=league_slug) if organiser else url_for("host.home"), 303)
+    return redirect(url_for("organiser.nights", slug=event.league.slug) if organiser else url_for("host.home"), 303)
+
+
+@bp.route("/events/<int:event_id>/cancel/undo", methods=["POST"])
+def undo_cancel(event_id: int):
+    """Take the cancellation back (the journal's Undo) while it is still the night's last action:
+    the night is booked again as it was."""
+    event = my_event(event_id)
+    try:
+        with host_action(event, "undo", record=False):
+            last = journal.last_action(event)
+            if event.status != EventStatus.CANCELLED or last is None or last.kind != "cancel":
+                raise Refused("This night's cancellation can no longer be undone.")
+            journal.undo_since(event, last.id, last.id)
+    except Refused as refused:
+        return _edit_page(event, _edit_form(event, False), 409, str(refused))
+    flash("Cancellation undone: the night is booked again.")
+    return redirect(url_for("host.edit_night", event_id=event.id), 303)

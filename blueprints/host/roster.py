@@ -60,11 +60,13 @@ class Override(NamedTuple):
     label: str
 
 
-# R-LATE-1 late entry, R-CHIP-2 a bonus outside its window: what each override re-posts.
+# R-LATE-1 late entry, R-CHIP-2 a bonus outside its window, R-QUAL-3..5 a final's entry: what each
+# override re-posts.
 OVERRIDES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "walk_in": ((), "reason", "Let them in anyway"),
     "join": (("name", "adult", "under_21"), "reason", "Let them in anyway"),
     "bonus": (("bonus_entry", "kind"), "why", "Give the bonus anyway"),
+    "prereg": ((), "reason", "Pre-register anyway"),  # R-QUAL-3..5: a final's non-qualifier
 }
 
 
@@ -218,7 +220,7 @@ def _walk_in(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
 def _prereg(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
     """R-LATE-3: the host pre-registers a member with the full buy-in: their stack is in play."""
     member = _member(event, arg)
-    prereg.pre_register(event, member, log)
+    prereg.pre_register(event, member, log, override_reason=form.get("reason", ""), user_id=current_user.id)
     return f"Pre-registered {member.name}"
 
 

@@ -25,10 +25,10 @@ def home():
     """The home page: tonight's events (to their clock) and each league's page."""
     # "Tonight" is each league's own date (R-STD-1): the server's may be a day off a league's venues.
     today = dt.date.today()
-    # A settled night (an imported one too) is over: not tonight's.
+    # A settled night (an imported one too) is over, a cancelled one never happens: not tonight's.
     near = db.session.scalars(db.select(Event).options(joinedload(Event.league)).where(
         Event.date.between(today - dt.timedelta(days=1), today + dt.timedelta(days=1)),
-        Event.status != EventStatus.SETTLED).order_by(Event.start_time))
+        Event.status.not_in((EventStatus.SETTLED, EventStatus.CANCELLED))).order_by(Event.start_time))
     tonight = [event for event in near if event.date == event.league.today()]
     leagues = db.session.scalars(db.select(League).order_by(League.name)).all()
     return render_template("play/home.html", tonight=tonight, leagues=leagues)

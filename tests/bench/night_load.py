@@ -23,7 +23,11 @@ op=…, the CSRF token from the page, HX-Request: true, so the answer is the ros
      whatever the table plan asks for in between: a table break (op=break) or a balancing move
      (op=move_to with the mover picked from the form's list);
   5. the final table (op=final), --finals times with an undo between; bust-outs down to one;
-  6. settle (op=settle), --settles times with an undo between.
+  6. settle (op=settle), --settles times with an undo between;
+  7. the month's Monthly Final (seeded for tonight's month, R-QUAL-3): the host checks in
+     --final-checkins of tonight's players, ticket holders and others in turn (the walk-in search,
+     then op=walk_in on the final's roster): a holder is admitted and the ticket marked used, any
+     other is refused with the reason (422) and let in by the host's override with a reason.
 After each phone check-in the host's roster refetches itself (GET with HX-Request), as app.js does
 when the clock stream brings a version newer than the roster's; --refresh-every k adds such a GET
 after every k-th host action. Each request goes on a fresh connection opened beforehand; its time runs from
@@ -78,7 +82,9 @@ FIRST = ("Aoife", "Bea", "Cian", "Dmitri", "Émile", "Fatima", "Grace", "Hemi", 
 LAST = ("O'Brien <b>", "Nguyen", "D'Arcy & Sons", "Smith", 'Walker "Ace"', "Ng", "Müller", "Te Rangi",
         "<i>Kelly</i>", "Patel")
 POST_KINDS_ORDER = ("walk-in", "phone check-in (player)", "confirm", "bonus", "draw", "clock start", "late entrant",
-                    "bust", "bust hand", "move", "break", "dq", "undo", "final table", "settle")
+                    "bust", "bust hand", "move", "break", "dq", "undo", "final table", "settle", "final check-in",
+                    "final check-in refused", "final check-in override")
+FINAL_OVERRIDE_REASON = "Bench: won a ticket at another venue <b>"
 
 
 def member_names(n: int) -> list[str]:
@@ -91,9 +97,11 @@ def member_names(n: int) -> list[str]:
 
 def seed(url: str, members: int, max_seats: int) -> dict:
     """A league, a venue, a host login, `members` members and tonight's event (running, clock not
-    started, nobody in yet). Each member's phone cookie is the one the app gives a member's phone."""
+    started, nobody in yet), and this month's Monthly Final tomorrow (R-QUAL-3: for tonight's month,
+    so tonight's tickets admit to it). Each member's phone cookie is the one the app gives a member's
+    phone."""
     from app import create_app
-    from services.models import Member
+    from services.models import Event, Member
     from tests.fixtures import tonight as tests_seed
     from wiring.extensions import db
     app = create_app({"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url})
@@ -101,9 +109,12 @@ def seed(url: str, members: int, max_seats: int) -> dict:
         event = tests_seed.tonight("Bench League", "The Rose & Crown", HOST_USER, HOST_PASSWORD)
         event.max_seats = max_seats
         people = [Member.named(event.league_id, name) for name in member_names(members)]
-        db.session.add_all(people)
+        final = Event(league_id=event.league_id, venue_id=event.venue_id, event_type="monthly_final",
+                      date=event.date + dt.timedelta(days=1), start_time=dt.time(19, 0), host_id=event.host_id,
+                      status="running", max_seats=max_seats, final_month=event.month)
+        db.session.add_all([*people, final])
         db.session.commit()
-        out = {"event_id": event.id, "check_in_code": event.check_in_code,
+        out = {"event_id": event.id, "check_in_code": event.check_in_code, "final_id": final.id,
                "members": [{"id": m.id, "name": m.name,
                             "cookie": member_cookie._signer().dumps([m.id, m.cookie_secret])} for m in people]}
         db.session.remove()
@@ -514,6 +525,8 @@ class Night:
         self.last_kind: str | None = None  # what Undo would take back
         self.sent: dict[int, float] = {}  # version → when the request that made it was sent
         self.version_drift = 0  # versions made by something this script did not count (0: the mapping holds)
+        self.final_id: int | None = None  # the month's Monthly Final (phase 7)
+        self.last_sample: dict = {}  # the last roster POST's (a refresh may follow it)
 
     @property
     def players_url(self) -> str:
@@ -525,7 +538,11 @@ class Night:
                                                    "csrf_token": csrf_token(page.text)})
         if reply.status not in (302, 303):
             raise RuntimeError(f"host login answered {reply.status}")
-        page = self.host.fetch("GET", self.players_url)  # the full page, as the phone opens it
+        self.open()
+
+    def open(self) -> None:
+        """The host's players page of this event (the host already logged in), as the phone opens it."""
+        page = self.host.fetch("GET", self.players_url)
         if page.status != 200:
             raise RuntimeError(f"the host's players page answered {page.status}")
         self.token = csrf_token(page.text)
@@ -539,8 +556,10 @@ class Night:
         self.samples.append(sample)
         return sample
 
-    def act(self, kind: str, op: str, fields: dict | None = None, expect: int = 200) -> Page:
-        """One roster form POST as htmx sends it; checks the answer is the roster with the message."""
+    def act(self, kind: str, op: str, fields: dict | None = None, expect: int | tuple[int, ...] = 200) -> Page:
+        """One roster form POST as htmx sends it; checks the answer is the roster with the message
+        (`expect`: the statuses that are right; a refusal, 422, writes nothing, so no version moves)."""
+        expected = (expect,) if isinstance(expect, int) else expect
         form = [("csrf_token", self.token), ("op", op)]
         for name, value in (fields or {}).items():
             form += [(name, v) for v in value] if isinstance(value, list) else [(name, value)]
@@ -548,13 +567,15 @@ class Night:
         reply = self.host.fetch("POST", self.players_url, form, {"HX-Request": "true", "X-Bench-Kind": kind})
         page = Page(reply.text)
         problem = None
-        if reply.status != expect:
+        if reply.status not in expected:
             problem = f"status {reply.status}: {page.messages.get('error', reply.text[:200]).strip()}"
         elif not page.section:
             problem = "the answer is not the roster fragment"
-        elif expect == 200 and "flash" not in page.messages:
+        elif reply.status == 200 and "flash" not in page.messages:
             problem = "no confirmation message in the roster"
-        self._sample(kind, reply, players_in, op=op.split(":")[0], ok=problem is None)
+        elif reply.status != 200 and "error" not in page.messages:
+            problem = "a refusal without its reason in the roster"
+        self.last_sample = self._sample(kind, reply, players_in, op=op.split(":")[0], ok=problem is None)
         if problem:
             self.failures.append({"kind": kind, "op": op, "problem": problem})
             log(f"    ! {kind} ({op}): {problem}")
@@ -562,10 +583,11 @@ class Night:
                 raise RuntimeError("more than 20 host actions failed: " + "; ".join(
                     f["problem"] for f in self.failures[:5]))
         else:
-            self.bumped(reply.sent)
+            if reply.status == 200:
+                self.bumped(reply.sent)
+                self.last_kind = kind
             self.page = page
             self.token = csrf_token(reply.text)
-            self.last_kind = kind
         self.actions += 1
         if self.opts.refresh_every and self.actions % self.opts.refresh_every == 0:
             self.refresh()
@@ -605,6 +627,21 @@ class Night:
 
     def walk_in(self, member: dict, kind: str = "walk-in") -> None:
         self.act(kind, self.search(member["name"]))
+
+    def final_check_in(self, member: dict) -> bool:
+        """R-QUAL-3, R-MEM-2: the host checks a player in to the Monthly Final: a ticket holder is
+        admitted; anyone else is refused with the reason, then let in by the host's override (a
+        ruling). Returns whether they held a ticket."""
+        op = self.search(member["name"])
+        self.act("final check-in", op, expect=(200, 422))
+        if self.last_sample["status"] != 422:
+            return True
+        self.last_sample["kind"] = "final check-in refused"
+        if "No Monthly Final ticket" not in self.page.messages.get("error", ""):
+            self.failures.append({"kind": "final check-in refused", "op": op,
+                                  "problem": f"refused for another reason: {self.page.messages.get('error')}"})
+        self.act("final check-in override", op, {"reason": FINAL_OVERRIDE_REASON})
+        return False
 
     def phone_check_in(self, member: dict) -> None:
         """The player's own phone (its member cookie): open the check-in link, tap Check in."""
@@ -774,7 +811,25 @@ def drive(night: Night, members: list[dict], opts) -> dict:
         night.act("settle", "settle")
         if s < opts.settles - 1:
             night.undo()
-    return {"bust_phase_actions": n}
+    return {"bust_phase_actions": n, **finals_check_ins(night, members, opts)}
+
+
+def finals_check_ins(night: Night, members: list[dict], opts) -> dict:
+    """Phase 7: --final-checkins of tonight's players check in to the month's Monthly Final, its top
+    finishers (tonight's ticket holders, R-QUAL-1) and the others in turn; returns how many held one."""
+    if not opts.final_checkins:
+        return {}
+    final = Night(night.port, night.final_id, "", opts, night.rng)
+    final.host, final.samples, final.failures = night.host, night.samples, night.failures  # one phone, one log
+    final.open()
+    placed = sorted((int(found.group(1)), found.group(2)) for item in night.page.items
+                    if (found := re.match(r"(\d+)\. (.+)$", item["text"])))
+    top, rest = [name for place, name in placed if place <= 5], [name for place, name in placed if place > 5]
+    turns = [name for pair in zip(top, rest) for name in pair] + top[len(rest):] + rest[len(top):]
+    by_name = {member["name"]: member for member in members}
+    log(f"[7] Monthly Final: {min(opts.final_checkins, len(turns))} check-ins, ticket holders and others in turn")
+    held = sum(final.final_check_in(by_name[name]) for name in turns[:opts.final_checkins])
+    return {"final_checkins": min(opts.final_checkins, len(turns)), "final_ticket_holders": held}
 
 
 # --- figures ------------------------------------------------------------------------------------------
@@ -865,6 +920,7 @@ def run(opts) -> dict:
                 log(f"    {opts.phones} phones on the clock stream in "
                     f"{results['phones_connect']['seconds_to_connect_all']:.2f} s")
             night = Night(server.port, event_id, seeded["check_in_code"], opts, random.Random(opts.seed))
+            night.final_id = seeded["final_id"]
             night.login()
             first_version = night.version
             gc.collect()
@@ -989,6 +1045,9 @@ def parse_args(argv=None):
     parser.add_argument("--draws", type=int, default=5, help="seat draws, undone between (default 5)")
     parser.add_argument("--finals", type=int, default=5, help="final-table draws, undone between (default 5)")
     parser.add_argument("--settles", type=int, default=5, help="settles, undone between (default 5)")
+    parser.add_argument("--final-checkins", type=int, default=20,
+                        help="tonight's players checked in to the month's Monthly Final afterwards, ticket "
+                             "holders and others (refused, then the host's override) in turn (default 20; 0: none)")
     parser.add_argument("--undo-every", type=int, default=5, help="every k-th bust-phase action is an undo (default 5)")
     parser.add_argument("--dq-every", type=int, default=13, help="every k-th bust-phase action is a DQ (default 13; "
                                                                  "an undo takes precedence, so keep it prime to --undo-every)")

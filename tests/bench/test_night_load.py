@@ -6,21 +6,21 @@ from tests.bench import night_load
 
 KINDS = {"walk-in", "phone check-in (player)", "confirm", "bonus", "draw", "clock start", "late entrant", "bust",
          "bust hand", "move", "break", "dq", "undo", "final table", "settle", "member search (GET)",
-         "roster refresh (GET)"}
+         "roster refresh (GET)", "final check-in", "final check-in refused", "final check-in override"}
 
 
 def test_a_whole_night_through_the_hosts_forms():
     opts = night_load.parse_args(["--players", "12", "--late", "3", "--max-seats", "4", "--phones", "5",
                                   "--phone-checkins", "4", "--draws", "2", "--finals", "2", "--settles", "2",
                                   "--undo-every", "3", "--dq-every", "7", "--hand-every", "4", "--refresh-every", "5",
-                                  "--gap", "0", "--timeout", "15", "--seat-seed", "7"])
+                                  "--gap", "0", "--timeout", "15", "--seat-seed", "7", "--final-checkins", "4"])
     results = night_load.run(opts)
 
     assert results["failures"] == []
     samples = results["samples"]
     assert {s["kind"] for s in samples} == KINDS  # every kind of host action was taken
     for sample in samples:  # and answered as the host's phone expects
-        expected = 303 if sample["kind"] == "phone check-in (player)" else 200
+        expected = {"phone check-in (player)": 303, "final check-in refused": 422}.get(sample["kind"], 200)
         assert sample["ok"] and sample["status"] == expected, sample
         assert sample["html_bytes"] > 0 and sample["ms"] > 0
     undone = {s.get("undid") for s in samples if s["kind"] == "undo"}
@@ -33,4 +33,7 @@ def test_a_whole_night_through_the_hosts_forms():
     assert results["phones_stats"]["lost_streams"] == 0 and results["phones_caught_up"] == 5
     # the night ended settled: the roster lists all 15 out, the winner first
     assert results["roster_final"]["status"] == 200 and results["roster_final"]["out"] == 15
+    # R-QUAL-3: two of tonight's ticket holders admitted, two others refused, then let in by the override
+    assert results["night"]["final_checkins"] == 4 and results["night"]["final_ticket_holders"] == 2
+    assert figures["final check-in refused"]["n"] == figures["final check-in override"]["n"] == 2
     assert "all host actions (POST)" in night_load.report(results)
