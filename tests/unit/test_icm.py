@@ -2,7 +2,6 @@
 
 import itertools
 import random
-import time
 
 import pytest
 
@@ -93,12 +92,10 @@ def test_r_pay_2_icm_edge_cases_and_validation():
         icm([100, 1], [10, -5])
 
 
-def test_r_pay_2_icm_ten_players_is_fast():
+def test_r_pay_2_icm_ten_players():
     stacks = [12_000, 9_500, 8_000, 7_000, 6_400, 5_000, 4_200, 3_000, 2_500, 1_200]
     prizes = [1_000, 700, 500, 400, 300, 250, 200, 150, 100, 80]
-    started = time.perf_counter()
     equity = icm(stacks, prizes)
-    elapsed = time.perf_counter() - started
     assert sum(equity) == pytest.approx(sum(prizes))
-    # The n! enumeration takes seconds here; the subset DP takes a few milliseconds.
-    assert elapsed < 0.5
+    assert equity == sorted(equity, reverse=True)  # a bigger stack is never worth less
+    # (its speed, the subset DP against the n! enumeration, is measured in tests/bench/test_icm.py)

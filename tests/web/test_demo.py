@@ -57,9 +57,7 @@ def check_ranks(table):
 
 
 def test_demo_loads_into_an_empty_database(app):
-    started = time.perf_counter()
     assert demo.load_if_empty() is True
-    assert time.perf_counter() - started < 5
     league = db.session.scalar(db.select(League))
     assert (league.name, league.kind, league.pass_down) == ("Harbour City Poker League", "free", True)
     assert len(league.venues) == 4

@@ -431,7 +431,8 @@ def test_a_night_is_given_only_to_a_host_who_runs_its_venue(olive, league, night
     anchor = Venue(league_id=league.id, name="Anchor")
     db.session.add(anchor)
     db.session.flush()
-    there = Event(league_id=league.id, venue_id=anchor.id, event_type="nightly", date=night.date,
+    # booked for the league's today (its venues' date: after 13:00 UTC it is tomorrow in Sydney)
+    there = Event(league_id=league.id, venue_id=anchor.id, event_type="nightly", date=league.today(),
                   start_time=dt.time(20, 0), host_id=olive_id())
     db.session.add(there)
     db.session.commit()
