@@ -44,7 +44,7 @@ def _accessible(svg: str, chart_id: str, title: str, description: str) -> str:
 def _line_chart(title: str) -> pygal.Line:
     return pygal.Line(
         js=[], disable_xml_declaration=True, width=WIDTH, height=HEIGHT, style=STYLE, title=title,
-        legend_at_bottom=True, legend_at_bottom_columns=2, truncate_legend=-1, truncate_label=-1, show_dots=True,
+        legend_at_bottom=True, legend_at_bottom_columns=3, truncate_legend=-1, truncate_label=-1, show_dots=True,
         dots_size=4, print_labels=True, x_label_rotation=0, show_minor_x_labels=False, margin=12, margin_right=70,
         legend_box_size=14,
         tooltip_fancy_mode=False, include_x_axis=True, no_data_text="No nights this month")
@@ -77,6 +77,7 @@ def attendance_svg(pack: MonthPack) -> str:
     title = f"Players per venue, {pack.label}"
     chart = _line_chart(title)
     chart.x_labels = [f"{a.day}–{b.day} {a:%b}" for a, b in spans]
+    chart.x_labels_major_every = 1
     summary = []
     for index, (venue, nights) in enumerate(sorted(pack.attendance.items(), key=lambda item: item[0].casefold())):
         values = [sum(p for day, p in nights if a <= day <= b) for a, b in spans]
