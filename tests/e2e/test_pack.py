@@ -33,6 +33,7 @@ def test_the_month_end_pack_on_a_phone(live_server, phone, screenshot, tmp_path)
     seed(live_server.app)
     base = live_server.url
     page = phone(accept_downloads=True)
+    phone.allow(r"favicon\.ico")  # a picture opened on its own: the browser asks for the site's icon
     page.goto(base + "/login")
     page.get_by_label("Username").fill("olive")
     page.get_by_label("Password").fill("pw-olive")
