@@ -14,6 +14,7 @@ from markupsafe import escape
 from PIL import Image, ImageDraw, ImageFont
 from pygal.style import Style
 
+from league.standings import top_with_ties
 from services.pack import MonthPack
 
 # Readable on white paper and on a phone's dark page alike (the chart is its own light card); the
@@ -45,16 +46,30 @@ def _line_chart(title: str) -> pygal.Line:
     return pygal.Line(
         js=[], disable_xml_declaration=True, width=WIDTH, height=HEIGHT, style=STYLE, title=title,
         legend_at_bottom=True, legend_at_bottom_columns=3, truncate_legend=-1, truncate_label=-1, show_dots=True,
-        dots_size=4, print_labels=True, x_label_rotation=0, show_minor_x_labels=False, margin=12, margin_right=70,
-        legend_box_size=14,
+        dots_size=4, print_labels=True, x_label_rotation=0, show_minor_x_labels=False, margin=12, margin_right=100,
+        margin_bottom=44, legend_box_size=14,
         tooltip_fancy_mode=False, include_x_axis=True, no_data_text="No nights this month")
 
 
-def _add(chart: pygal.Line, index: int, name: str, values: list[int]) -> None:
-    # The last point carries the series' name, printed beside it (print_labels).
+def _end_labels(finals: dict[str, int]) -> dict[str, str]:
+    """The name printed at the end of each line: lines that end level share one label ("Bea, Gus"),
+    printed once, so no two names sit on top of each other."""
+    level: dict[int, list[str]] = {}
+    for name, value in finals.items():
+        level.setdefault(value, []).append(name)
+    return {names[0]: _short(", ".join(names)) for names in level.values()}
+
+
+def _short(label: str, most: int = 11) -> str:
+    # What fits in the chart's right margin; the legend and the description name everyone.
+    return label if len(label) <= most else label[:most - 1].rstrip(", ") + "…"
+
+
+def _add(chart: pygal.Line, index: int, name: str, values: list[int], label: str | None) -> None:
+    # The last point carries the line's name, printed beside it (print_labels).
     points = [{"value": v} for v in values]
-    if points:
-        points[-1]["label"] = name
+    if points and label:
+        points[-1]["label"] = label
     dash = DASHES[index % len(DASHES)]
     chart.add(name, points, stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
 
@@ -79,10 +94,12 @@ def attendance_svg(pack: MonthPack) -> str:
     chart.x_labels = [f"{a.day}–{b.day} {a:%b}" for a, b in spans]
     chart.x_labels_major_every = 1
     summary = []
-    for index, (venue, nights) in enumerate(sorted(pack.attendance.items(), key=lambda item: item[0].casefold())):
-        values = [sum(p for day, p in nights if a <= day <= b) for a, b in spans]
-        _add(chart, index, venue, values)
-        summary.append(f"{venue}: {sum(values)} players over {len(nights)} nights")
+    venues = sorted(pack.attendance.items(), key=lambda item: item[0].casefold())
+    weekly = {venue: [sum(p for day, p in nights if a <= day <= b) for a, b in spans] for venue, nights in venues}
+    labels = _end_labels({venue: values[-1] for venue, values in weekly.items()})
+    for index, (venue, nights) in enumerate(venues):
+        _add(chart, index, venue, weekly[venue], labels.get(venue))
+        summary.append(f"{venue}: {sum(weekly[venue])} players over {len(nights)} nights")
     description = ("Players each week at each venue. " + "; ".join(summary) + ".") if summary else \
         "No nights this month."
     return _accessible(chart.render(is_unicode=True), "attendance", title, description)
@@ -96,8 +113,9 @@ def race_svg(pack: MonthPack) -> str:
     chart.x_labels = [day.strftime("%-d %b") for day, _ in dates]
     chart.x_labels_major_every = max(1, len(dates) // 5)
     summary = []
+    labels = _end_labels({player: series[-1][1] if series else 0 for player, series in pack.race.items()})
     for index, (player, series) in enumerate(pack.race.items()):
-        _add(chart, index, player, [points for _, points in series])
+        _add(chart, index, player, [points for _, points in series], labels.get(player))
         summary.append(f"{player} {series[-1][1] if series else 0}")
     description = ("Points so far after each night for the month's leaders. Final: " + ", ".join(summary) + ".") \
         if summary else "Nobody has scored this month."
@@ -109,6 +127,7 @@ def race_svg(pack: MonthPack) -> str:
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 SIZE = 1080
 SHARE_ROWS = 10
+SHARE_MOST = 14
 
 
 @cache
@@ -137,8 +156,11 @@ def share_png(pack: MonthPack) -> bytes:
     draw.text((margin, 64), _fit(draw, pack.league.name, _font(44, True), SIZE - 2 * margin), font=_font(44, True),
               fill=gold)
     draw.text((margin, 124), f"Standings · {pack.label}", font=_font(40), fill=white)
-    rows = pack.table[:SHARE_ROWS]
-    top, line = 220, 76
+    # The top ten and anyone tied with 10th (R-STD-1's shared ranks), up to SHARE_MOST lines.
+    rows = top_with_ties(pack.table, SHARE_ROWS)[:SHARE_MOST]
+    top, bottom = 220, SIZE - 120
+    line = min(76, (bottom - top) // max(len(rows), 1))
+    size = min(46, int(line * 0.62))
     if not rows:
         draw.text((margin, top), "No results this month.", font=_font(44), fill=grey)
     for index, row in enumerate(rows):
@@ -146,7 +168,7 @@ def share_png(pack: MonthPack) -> bytes:
         if index == 0:
             draw.rounded_rectangle((margin - 20, y - 10, SIZE - margin + 20, y + line - 14), 16, fill=gold)
         ink = "#101418" if index == 0 else white
-        name_font, num_font = _font(46, index == 0), _font(46, True)
+        name_font, num_font = _font(size, index == 0), _font(size, True)
         draw.text((margin, y), f"{row.rank}", font=num_font, fill=ink)
         points = f"{row.points:,}"
         points_width = draw.textlength(points, font=num_font)
@@ -154,9 +176,9 @@ def share_png(pack: MonthPack) -> bytes:
         name_left = margin + 110
         draw.text((name_left, y), _fit(draw, row.player, name_font, int(SIZE - margin - points_width - 40 - name_left)),
                   font=name_font, fill=ink)
-    more = len(pack.table) - len(rows)
-    footer = f"{len(pack.table)} players · points" + (f" · {more} more in the full table" if more > 0 else "")
-    draw.text((margin, SIZE - 92), footer, font=_font(32), fill=grey)
+    if rows:
+        shown = "All" if len(rows) == len(pack.table) else f"Top {len(rows)} of"
+        draw.text((margin, SIZE - 92), f"{shown} {len(pack.table)} players · points", font=_font(32), fill=grey)
     out = io.BytesIO()
     image.save(out, "PNG", optimize=False)
     return out.getvalue()

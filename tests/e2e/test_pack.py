@@ -104,3 +104,21 @@ def test_the_month_end_pack_on_a_phone(live_server, phone, screenshot, tmp_path)
     expect(page.get_by_role("heading", level=1)).to_have_text("November 2026")
     page.emulate_media(media="print")
     screenshot(page, "pack-2026-11-print")
+
+
+def test_the_season_on_a_phone(live_server, phone, screenshot):
+    seed(live_server.app)
+    base = live_server.url
+    page = phone()
+    page.goto(base + "/login")
+    page.get_by_label("Username").fill("olive")
+    page.get_by_label("Password").fill("pw-olive")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(base + NOV)
+    page.get_by_role("link", name="2026 season").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("2026 season")
+    expect(page.locator("#season-pool .big-number")).to_have_text("$51")
+    months = page.get_by_role("region", name="Points month by month")
+    expect(months.locator("tbody tr").first).to_contain_text("Ann")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "season-2026")
