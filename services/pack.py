@@ -20,7 +20,7 @@ from league.qualify import SHOOTOUT_PLACES, TICKET_PLACES, may_enter_final, shoo
 from league.standings import StandingRow, top_with_ties
 from league.statuses import PARTICIPANT_STATUSES, DealStatus, EntryStatus, EventStatus
 from services import leagues
-from services.models import Entry, Event, League
+from services.models import Entry, Event, League, Member
 from services.settling import settle_order
 from services.standings import ticket_holders
 from services.tables import POINT_TYPES, month_standings, year_standings
@@ -249,9 +249,12 @@ def month_pack(league: League, month: str) -> MonthPack:
             played[member_id].append((event_id, points))
     veterans: set[int] = set()
     if played:
-        veterans = set(db.session.scalars(db.select(Entry.member_id).join(Event).where(
-            Event.league_id == league.id, Event.date < first, Entry.member_id.in_(list(played)),
-            Entry.status.in_(PARTICIPANT_STATUSES)).distinct()))
+        # One probe per member that stops at their first earlier night (the member index), not a
+        # scan of every earlier entry: years of history are hundreds of thousands of rows.
+        earlier = db.select(Entry.id).join(Event).where(
+            Entry.member_id == Member.id, Event.league_id == league.id, Event.date < first,
+            Entry.status.in_(PARTICIPANT_STATUSES)).exists()
+        veterans = set(db.session.scalars(db.select(Member.id).where(Member.id.in_(list(played)), earlier)))
     order = {event_id: index for index, event_id in enumerate(ids)}
     new_at: dict[int, int] = defaultdict(int)
     for member_id, nights in played.items():
