@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from league.payouts import NightMoney, default_money
+from league.payouts import NightMoney
 
 # R-PAY-3 leaves the shares to settings; these are the house's (whole dollars of each buy-in), read
 # from settings[event_type]["final_share"] and settings[event_type]["top50_share"]. A nightly $30
@@ -221,7 +221,3 @@ def event_money(key: Hashable, event_type: str, month: str, league_kind: str, se
     return EventMoney(key, month, money, default_shares(event_type, league_kind, settings), field_size, forfeited,
                       paid_out, draws if event_type == "monthly_final" else None)
 
-
-__all__ = ["FINAL_SHARE", "HOUSE_SHARES", "TOP50_SHARE", "EventLine", "EventMoney", "Ledger", "NightMoney", "Shares",
-           "Split", "default_money", "default_shares", "event_money", "final_pool", "ledger", "shares_problem",
-           "split_buy_in"]

@@ -114,10 +114,6 @@ class MonthPack:
     race: dict[str, list[tuple[dt.date, int]]] = field(default_factory=dict)  # player → (night, points so far)
     attendance: dict[str, list[tuple[dt.date, int]]] = field(default_factory=dict)  # venue → (night, players)
 
-    @property
-    def cash(self) -> bool:
-        return any(n.taken_in or n.paid_out for n in self.nights) or self.ledger.money_in > 0
-
 
 @dataclass
 class SeasonPack:

@@ -100,3 +100,11 @@ def test_r_pay_3_every_ledger_balances(rows, brought):
     assert books.balances
     for _event, line in zip(events, books.lines):
         assert line.taken_in == line.to_pool + line.to_final + line.to_top50 + line.fee
+
+
+@pytest.mark.parametrize("event_type", ["nightly", "highroller", "monthly_final", "highroller_final", "top10_shootout"])
+def test_r_pay_3_the_house_defaults_split_every_buy_in_exactly(event_type):
+    money, shares = default_money(event_type, "cash"), default_shares(event_type, "cash")
+    assert shares_problem(money, shares) is None
+    split = split_buy_in(money, shares)
+    assert split.total == money.buy_in and split.fee >= 0
