@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: install run dev chromium test test-fast bench clean
+.PHONY: install run dev chromium pdf-libs test test-fast bench clean
 
 $(BIN)/activate: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -43,11 +43,24 @@ chromium:
 	  fi; \
 	fi
 
-test: install chromium
+# The month-end pack's PDF (WeasyPrint) needs Debian's pango; its browser test renders the PDF's pages
+# with poppler's pdftoppm; the share image draws with the DejaVu fonts.
+PANGO := /usr/lib/$(shell uname -m)-linux-gnu/libpangoft2-1.0.so.0
+pdf-libs:
+	@if [ ! -e $(PANGO) ] || ! command -v pdftoppm >/dev/null || [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	      libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core; \
+	  else \
+	    echo "The PDF needs Debian's pango: run  sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core  then make test again." >&2; exit 1; \
+	  fi; \
+	fi
+
+test: install chromium pdf-libs
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-test-fast: install
+test-fast: install pdf-libs
 	$(BIN)/python -m pytest tests/unit tests/web
 
 bench: install

@@ -1,7 +1,8 @@
 """The organiser's blueprint: the league's tables and its set-up. One blueprint, so every URL and
 `url_for("organiser.…")` is the same whichever module holds the view:
 
-- month: a month's standings, tickets, Shoot-out and High-roller Final; the season table
+- month: the month-end pack on screen; the season's Top 50, its months and Top-50 pool
+- pack: the pack to publish: print page, PDF, CSV, pictures, share image
 - setup: venues (add, rename, retire), host logins and their venues, upcoming nights and their hosts
 - settings: the league's settings with THPA's defaults, and the record of their changes
 - members: search, a member's record, edits, bans and merges
@@ -9,7 +10,7 @@
 base.py holds the blueprint, its login check and `my_league`; importing the view modules here is
 what adds their routes to it."""
 
-from blueprints.organiser import members, month, settings, setup
+from blueprints.organiser import members, month, pack, settings, setup
 from blueprints.organiser.base import bp
 
-__all__ = ["bp", "members", "month", "settings", "setup"]
+__all__ = ["bp", "members", "month", "pack", "settings", "setup"]

@@ -73,23 +73,25 @@ OCTOBER_STANDINGS = [
 # one, so tickets pass down to places 3-7 (five given, stop); on 20 Oct the final table is the whole
 # field of 4: Leo and Mia get one, Dana and Eve already hold one. Kim was disqualified: never.
 OCTOBER_TICKETS = [
-    ["Alice", "Tue 06 Oct · The Anchor", "1"],
-    ["Bob", "Tue 06 Oct · The Anchor", "2"],
-    ["O'Brien <b>", "Tue 06 Oct · The Anchor", "3"],
-    ["Dana", "Tue 06 Oct · The Anchor", "4"],
-    ["Eve", "Tue 06 Oct · The Anchor", "5"],
-    ["Frank", "Tue 13 Oct · Crown Hotel", "3"],
-    ["Gina", "Tue 13 Oct · Crown Hotel", "4"],
-    ["Hal", "Tue 13 Oct · Crown Hotel", "5"],
-    ["Ivy", "Tue 13 Oct · Crown Hotel", "6"],
-    ["Jack", "Tue 13 Oct · Crown Hotel", "7"],
-    ["Leo", "Tue 20 Oct · The Anchor", "1"],
-    ["Mia", "Tue 20 Oct · The Anchor", "2"],
+    ["Alice", "Tue 06 Oct · The Anchor", "1", ""],
+    ["Bob", "Tue 06 Oct · The Anchor", "2", ""],
+    ["O'Brien <b>", "Tue 06 Oct · The Anchor", "3", ""],
+    ["Dana", "Tue 06 Oct · The Anchor", "4", ""],
+    ["Eve", "Tue 06 Oct · The Anchor", "5", ""],
+    ["Frank", "Tue 13 Oct · Crown Hotel", "3", ""],
+    ["Gina", "Tue 13 Oct · Crown Hotel", "4", ""],
+    ["Hal", "Tue 13 Oct · Crown Hotel", "5", ""],
+    ["Ivy", "Tue 13 Oct · Crown Hotel", "6", "↓ passed down"],
+    ["Jack", "Tue 13 Oct · Crown Hotel", "7", "↓ passed down"],
+    ["Leo", "Tue 20 Oct · The Anchor", "1", ""],
+    ["Mia", "Tue 20 Oct · The Anchor", "2", ""],
 ]
-# R-QUAL-4: the ten highest scorers, plus O'Brien tied on 200 with the 10th (Mia): eleven.
+# R-QUAL-4: the ten highest scorers, plus O'Brien tied on 200 with the 10th (Mia): eleven, and the
+# three on 200 are marked tied on 10th.
+TIED = "= tied on 10th"
 OCTOBER_SHOOTOUT = [["Bob", "625"], ["Alice", "550"], ["Dana", "350"], ["Eve", "300"], ["Frank", "275"],
-                    ["Gina", "250"], ["Hal", "225"], ["Leo", "225"], ["Ivy", "200"], ["Mia", "200"],
-                    ["O'Brien <b>", "200"]]
+                    ["Gina", "250"], ["Hal", "225"], ["Leo", "225"], ["Ivy", "200", TIED], ["Mia", "200", TIED],
+                    ["O'Brien <b>", "200", TIED]]
 # R-QUAL-5 and R-FIN: everyone who played may enter (Kim's dq night counts as played); 25,000 for
 # 2+ events that month, else 20,000.
 OCTOBER_HIGHROLLER = [[row[1], row[3], "25,000" if row[3] == "2" else "20,000"] for row in OCTOBER_STANDINGS]
@@ -105,7 +107,7 @@ SEPTEMBER_STANDINGS = [
     ["5", "Quinn", "175", "1"],
     ["6", "Ray", "150", "1"],
 ]
-SEPTEMBER_TICKETS = [[name, "Tue 15 Sep · Crown Hotel", str(place)]
+SEPTEMBER_TICKETS = [[name, "Tue 15 Sep · Crown Hotel", str(place), ""]
                      for place, name in enumerate(["Zoe", "Alice", "Bob", "Quinn", "Ray"], start=1)]
 SEPTEMBER_SHOOTOUT = [[row[1], row[2]] for row in SEPTEMBER_STANDINGS]
 SEPTEMBER_HIGHROLLER = [[row[1], row[3], "25,000" if row[3] == "2" else "20,000"] for row in SEPTEMBER_STANDINGS]

@@ -1,0 +1,388 @@
+"""The organiser's month-end pack and season from the database (R-STD, R-QUAL, R-FIN, R-PAY-3):
+standings, ticket holders with pass-downs, the Top-10 Shoot-out with ties on 10th, the High-roller
+Final's entrants and stacks, each venue's nights and money, the prize-pool ledger, the points race
+and attendance for the pictures, and each table as CSV. league/ decides; this module reads."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import func
+
+from league import pools
+from league.finals import qualifying_month, registered_early, starting_stack
+from league.payouts import NightMoney
+from league.qualify import SHOOTOUT_PLACES, TICKET_PLACES, may_enter_final, shootout_qualifiers
+from league.standings import StandingRow, top_with_ties
+from league.statuses import PARTICIPANT_STATUSES, DealStatus, EntryStatus, EventStatus
+from services import leagues
+from services.models import Entry, Event, League, Member
+from services.settling import settle_order
+from services.standings import ticket_holders
+from services.tables import POINT_TYPES, month_standings, year_standings
+from wiring.extensions import db
+
+RACE_LEADERS = 5  # the points race draws the month's top five (and anyone tied with 5th, up to 8)
+RACE_MOST = 8
+
+
+@dataclass(frozen=True)
+class TicketLine:
+    """R-QUAL-1/2: a Monthly Final ticket, the night it came from, and whether it passed down (a
+    place below the top five, given because a finisher above already held one)."""
+
+    player: str
+    date: dt.date
+    venue: str
+    position: int
+    passed_down: bool
+
+
+@dataclass(frozen=True)
+class ShootoutLine:
+    """R-QUAL-4: a Top-10 Shoot-out qualifier; `tied_on_10th` marks everyone level with 10th when
+    more than one player holds 10th's points."""
+
+    rank: int
+    player: str
+    points: int
+    tied_on_10th: bool
+
+
+@dataclass(frozen=True)
+class HighrollerLine:
+    """R-FIN: a High-roller Final entrant and their starting stack (20,000; 25,000 with 2+ nights;
+    +2,000 registered 24 h ahead for the month's High-roller Final)."""
+
+    player: str
+    nights: int
+    stack: int
+    early: bool
+
+
+@dataclass(frozen=True)
+class NightLine:
+    """One settled event of the month at a venue: players (took a seat, R-PTS-5), new members (their
+    first night in the league), entries (everyone who paid, forfeited no-shows too, R-LATE-3), and
+    its money (R-PAY-3)."""
+
+    event_id: int
+    date: dt.date
+    start_time: dt.time | None
+    venue: str
+    event_type: str
+    players: int
+    new_members: int
+    entries: int
+    taken_in: int
+    paid_out: int
+    deal: bool
+    ledger: pools.EventLine
+
+
+@dataclass(frozen=True)
+class VenueLine:
+    """A venue's month: its nights added up."""
+
+    venue: str
+    nights: int
+    players: int
+    new_members: int
+    entries: int
+    taken_in: int
+    paid_out: int
+
+
+@dataclass
+class MonthPack:
+    """Everything the month-end pack shows (R-STD-1, R-QUAL-1..5, R-FIN, R-PAY-3)."""
+
+    league: League
+    month: str
+    label: str
+    table: list[StandingRow]
+    tickets: list[TicketLine]
+    shootout: list[ShootoutLine]
+    highroller: list[HighrollerLine]
+    nights: list[NightLine]
+    venues: list[VenueLine]
+    ledger: pools.Ledger
+    race: dict[str, list[tuple[dt.date, int]]] = field(default_factory=dict)  # player → (night, points so far)
+    attendance: dict[str, list[tuple[dt.date, int]]] = field(default_factory=dict)  # venue → (night, players)
+
+
+@dataclass
+class SeasonPack:
+    """R-STD-2 and R-PAY-3: the season's Top 50 with ties, each player's points month by month, and
+    the season's books with its Top-50 pool."""
+
+    league: League
+    year: int
+    table: list[StandingRow]
+    total: int
+    months: list[str]
+    by_month: dict[int, dict[str, int]]
+    ledger: pools.Ledger
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+def _month_events(league: League, first: dt.date, following: dt.date) -> list[Event]:
+    events = leagues.settled_nights(league, first, following)
+    return sorted(events, key=settle_order)
+
+
+def _counts(event_ids: list[int]) -> dict[int, dict[str, tuple[int, int]]]:
+    """event → status → (entries, prizes paid)."""
+    found: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+    if event_ids:
+        for event_id, status, count, prizes in db.session.execute(
+                db.select(Entry.event_id, Entry.status, func.count(Entry.id), func.coalesce(func.sum(Entry.prize), 0))
+                .where(Entry.event_id.in_(event_ids)).group_by(Entry.event_id, Entry.status)):
+            found[event_id][status] = (int(count), int(prizes or 0))
+    return found
+
+
+def _field(counts: dict[str, tuple[int, int]]) -> int:
+    return sum(counts.get(status, (0, 0))[0] for status in PARTICIPANT_STATUSES)
+
+
+def _event_money(league: League, event: Event, counts: dict[str, tuple[int, int]]) -> pools.EventMoney:
+    draws = qualifying_month(event.date, event.final_month) if event.event_type == "monthly_final" else None
+    return pools.event_money(
+        event.id, event.event_type, event.month, league.kind, league.settings,
+        NightMoney(event.buy_in or 0, event.pool_share or 0, event.guarantee or 0), _field(counts),
+        counts.get(EntryStatus.NO_SHOW, (0, 0))[0] if event.buy_in else 0,
+        sum(prizes for _, prizes in counts.values()), draws)
+
+
+def _books(league: League, events: list[Event], counts, first: dt.date) -> pools.Ledger:
+    """R-PAY-3: the period's ledger, with the Monthly Final pools its finals draw from months before it."""
+    money = [_event_money(league, event, counts.get(event.id, {})) for event in events]
+    inside = {event.month for event in events}
+    brought = {}
+    for item in money:
+        if item.draws and item.draws not in inside and item.draws < first.strftime("%Y-%m"):
+            brought[item.draws] = final_pool_of(league, item.draws)
+    return pools.ledger(money, brought)
+
+
+def final_pool_of(league: League, month: str) -> int:
+    """R-PAY-3: the Monthly Final pool that `month`'s nights built from their shares."""
+    first, following = leagues.parse_month(month)
+    events = db.session.scalars(db.select(Event).where(
+        Event.league_id == league.id, Event.status == EventStatus.SETTLED, Event.date >= first,
+        Event.date < following, Event.buy_in > 0)).all()
+    counts = _counts([e.id for e in events])
+    money = [_event_money(league, e, counts.get(e.id, {})) for e in events]
+    return pools.ledger(money).final_pools.get(month, 0)
+
+
+def _tickets(league: League, month: str) -> list[TicketLine]:
+    return [TicketLine(t.member.name, t.event.date, t.event.venue.name, t.position, t.position > TICKET_PLACES)
+            for t in ticket_holders(league, month)]
+
+
+def _shootout(table: list[StandingRow]) -> list[ShootoutLine]:
+    qualified = shootout_qualifiers(table)
+    tenth = qualified[SHOOTOUT_PLACES - 1].points if len(qualified) >= SHOOTOUT_PLACES else None
+    level = sum(1 for row in qualified if row.points == tenth)
+    return [ShootoutLine(row.rank, row.player, row.points, tenth is not None and level > 1 and row.points == tenth)
+            for row in qualified]
+
+
+def _highroller_finals(league: League, month: str, following: dt.date) -> list[Event]:
+    """The High-roller Finals for `month`'s qualifiers (stored on the event, or in the month after)."""
+    after = leagues.parse_month(following.strftime("%Y-%m"))[1]
+    events = db.session.scalars(db.select(Event).where(
+        Event.league_id == league.id, Event.event_type == "highroller_final",
+        ((Event.final_month == month) | (Event.final_month.is_(None) & (Event.date >= following)
+                                         & (Event.date < after))))).all()
+    return [e for e in events if qualifying_month(e.date, e.final_month) == month]
+
+
+def _early(league: League, finals: list[Event]) -> set[int]:
+    """R-FIN: members registered 24 h or more before a High-roller Final of the month."""
+    early: set[int] = set()
+    for event in finals:
+        local = dt.datetime.combine(event.date, event.start_time or dt.time(0, 0), tzinfo=league.zone())
+        starts = local.astimezone(dt.UTC).replace(tzinfo=None)
+        for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)):
+            ahead = entry.pre_registered or entry.status == EntryStatus.REQUESTED
+            if ahead and entry.created_at and registered_early(entry.created_at, starts):
+                early.add(entry.member_id)
+    return early
+
+
+def _highroller(league: League, month: str, following: dt.date, table: list[StandingRow]) -> list[HighrollerLine]:
+    early = _early(league, _highroller_finals(league, month, following))
+    return [HighrollerLine(row.player, row.events,
+                           starting_stack("highroller_final", league.kind, row.events, row.key in early),
+                           row.key in early)
+            for row in table if may_enter_final(row.events)]
+
+
+def month_pack(league: League, month: str) -> MonthPack:
+    """R-STD-1, R-QUAL-1..5, R-FIN, R-PAY-3: the month-end pack (ValueError for a bad month)."""
+    first, following = leagues.parse_month(month)
+    table = month_standings(league, month)
+    events = _month_events(league, first, following)
+    ids = [e.id for e in events]
+    counts = _counts(ids)
+    books = _books(league, events, counts, first)
+    lines = {line.key: line for line in books.lines}
+
+    # Who played where (R-PTS-5), in settle order, for new members, the race and attendance.
+    played: dict[int, list[tuple[int, int]]] = defaultdict(list)  # member → [(event, points)]
+    if ids:
+        for event_id, member_id, points in db.session.execute(
+                db.select(Entry.event_id, Entry.member_id, Entry.points)
+                .where(Entry.event_id.in_(ids), Entry.status.in_(PARTICIPANT_STATUSES))):
+            played[member_id].append((event_id, points))
+    veterans: set[int] = set()
+    if played:
+        # One probe per member that stops at their first earlier night (the member index), not a
+        # scan of every earlier entry: years of history are hundreds of thousands of rows.
+        earlier = db.select(Entry.id).join(Event).where(
+            Entry.member_id == Member.id, Event.league_id == league.id, Event.date < first,
+            Entry.status.in_(PARTICIPANT_STATUSES)).exists()
+        veterans = set(db.session.scalars(db.select(Member.id).where(Member.id.in_(list(played)), earlier)))
+    order = {event_id: index for index, event_id in enumerate(ids)}
+    new_at: dict[int, int] = defaultdict(int)
+    for member_id, nights in played.items():
+        if member_id not in veterans:
+            new_at[min(nights, key=lambda n: order[n[0]])[0]] += 1
+
+    nights = []
+    for event in events:
+        c = counts.get(event.id, {})
+        players = _field(c)
+        nights.append(NightLine(
+            event.id, event.date, event.start_time, event.venue.name, event.event_type, players, new_at[event.id],
+            players + c.get(EntryStatus.NO_SHOW, (0, 0))[0], lines[event.id].taken_in, lines[event.id].paid_out,
+            event.deal_status == DealStatus.AGREED, lines[event.id]))
+    by_venue: dict[str, list[NightLine]] = defaultdict(list)
+    for night in nights:
+        by_venue[night.venue].append(night)
+    venues = [VenueLine(name, len(ns), sum(n.players for n in ns), sum(n.new_members for n in ns),
+                        sum(n.entries for n in ns), sum(n.taken_in for n in ns), sum(n.paid_out for n in ns))
+              for name, ns in sorted(by_venue.items(), key=lambda item: item[0].casefold())]
+
+    attendance = {name: [(n.date, n.players) for n in ns] for name, ns in by_venue.items()}
+    point_events = {e.id for e in events if e.event_type in POINT_TYPES}
+    leaders = [row for row in top_with_ties(table, RACE_LEADERS) if row.points > 0][:RACE_MOST]
+    race = {}
+    dates = sorted({e.date for e in events if e.id in point_events})
+    for row in leaders:
+        scored: dict[dt.date, int] = defaultdict(int)
+        for event_id, points in played.get(row.key, []):
+            if event_id in point_events:
+                scored[events[order[event_id]].date] += points
+        total, series = 0, []
+        for day in dates:
+            total += scored.get(day, 0)
+            series.append((day, total))
+        race[row.player] = series
+
+    return MonthPack(league, month, first.strftime("%B %Y"), table, _tickets(league, month), _shootout(table),
+                     _highroller(league, month, following, table), nights, venues, books, race, attendance)
+
+
+def season_pack(league: League, year: int) -> SeasonPack:
+    """R-STD-2, R-PAY-3: the season's Top 50 with ties, their points per month, and its books (the
+    Top-50 pool). ValueError for a bad year."""
+    first, following = leagues.parse_year(year)
+    whole = year_standings(league, year)
+    table = top_with_ties(whole, 50)
+    keys = [row.key for row in table]
+    by_month: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    months: set[str] = set()
+    if keys:
+        for member_id, date, points in db.session.execute(
+                db.select(Entry.member_id, Event.date, Entry.points).join(Event).where(
+                    Event.league_id == league.id, Event.date >= first, Event.date < following,
+                    Event.event_type.in_(POINT_TYPES), Event.status == EventStatus.SETTLED,
+                    Entry.status.in_(PARTICIPANT_STATUSES), Entry.member_id.in_(keys))):
+            month = date.strftime("%Y-%m")
+            by_month[member_id][month] += points
+            months.add(month)
+    events = db.session.scalars(db.select(Event).where(
+        Event.league_id == league.id, Event.status == EventStatus.SETTLED, Event.date >= first,
+        Event.date < following, Event.buy_in > 0).order_by(Event.date, Event.start_time, Event.id)).all()
+    counts = _counts([e.id for e in events])
+    return SeasonPack(league, int(year), table, len(whole), sorted(months),
+                      {k: dict(v) for k, v in by_month.items()}, _books(league, events, counts, first))
+
+
+# --- CSV -----------------------------------------------------------------------------------------
+
+# A cell a spreadsheet would read as a formula (or that a tab or carriage return could turn into one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value) -> str:
+    """A value as a CSV cell that no spreadsheet runs as a formula: text starting with = + - @ (or a
+    tab or carriage return) gets a leading apostrophe. Whole numbers stay numbers (a negative one,
+    say a balance, is a number, not a formula)."""
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    if isinstance(value, int):
+        return str(value)
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_text(header: Sequence[str], rows: Iterable[Sequence]) -> str:
+    """A table as CSV text, every cell escaped by csv_cell."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([csv_cell(h) for h in header])
+    for row in rows:
+        writer.writerow([csv_cell(v) for v in row])
+    return out.getvalue()
+
+
+def _night_name(n: NightLine) -> str:
+    return n.date.isoformat() + (f" {n.start_time.strftime('%H:%M')}" if n.start_time else "")
+
+
+def month_tables(pack: MonthPack) -> dict[str, tuple[list[str], list[list]]]:
+    """Each of the pack's tables as (header, rows) for CSV: standings, tickets, shootout, highroller,
+    nights, venues, ledger."""
+    ledger_rows = [[_night_name(n), n.venue, n.event_type, n.ledger.taken_in, n.ledger.guarantee, n.ledger.drawn,
+                    n.ledger.pool, n.ledger.paid_out, n.ledger.left, n.ledger.to_final, n.ledger.to_top50,
+                    n.ledger.fee] for n in pack.nights]
+    books = pack.ledger
+    ledger_rows.append(["Total", "", "", books.taken_in, books.guarantees, books.brought_forward, "",
+                        books.paid_out, books.left_in_pools, sum(books.final_pools.values()), books.top50_pool,
+                        books.fees])
+    return {
+        "standings": (["rank", "player", "points", "nights"],
+                      [[r.rank, r.player, r.points, r.events] for r in pack.table]),
+        "tickets": (["player", "date", "venue", "position", "passed_down"],
+                    [[t.player, t.date.isoformat(), t.venue, t.position, t.passed_down] for t in pack.tickets]),
+        "shootout": (["rank", "player", "points", "tied_on_10th"],
+                     [[s.rank, s.player, s.points, s.tied_on_10th] for s in pack.shootout]),
+        "highroller": (["player", "nights", "starting_stack", "registered_24h_ahead"],
+                       [[h.player, h.nights, h.stack, h.early] for h in pack.highroller]),
+        "nights": (["night", "venue", "event_type", "players", "new_members", "entries", "taken_in", "paid_out",
+                    "deal"],
+                   [[_night_name(n), n.venue, n.event_type, n.players, n.new_members, n.entries, n.taken_in,
+                     n.paid_out, n.deal] for n in pack.nights]),
+        "venues": (["venue", "nights", "players", "new_members", "entries", "taken_in", "paid_out"],
+                   [[v.venue, v.nights, v.players, v.new_members, v.entries, v.taken_in, v.paid_out]
+                    for v in pack.venues]),
+        "ledger": (["night", "venue", "event_type", "taken_in", "guarantee", "drawn_from_final_pool", "pool",
+                    "paid_out", "left_in_pool", "to_monthly_final", "to_top50", "fee"], ledger_rows),
+    }
+
+
+def season_table(pack: SeasonPack) -> tuple[list[str], list[list]]:
+    """The season's Top 50 with ties and their points per month, for CSV."""
+    return (["rank", "player", "points", "nights", *pack.months],
+            [[r.rank, r.player, r.points, r.events, *(pack.by_month.get(r.key, {}).get(m, 0) for m in pack.months)]
+             for r in pack.table])

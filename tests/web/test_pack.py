@@ -1,0 +1,182 @@
+"""The organiser's month-end pack and season (R-STD-1/2, R-QUAL-2, R-QUAL-4, R-FIN, R-PAY-3): the pack's
+page and fragment, the print page, the PDF, each CSV, the pictures and the share image; refused to
+hosts and players; a bad month, table or picture is not found. The month is tests/fixtures/pack.py."""
+import csv
+import io
+
+import pytest
+
+from services import pack
+from services.models import League
+from tests.conftest import login
+from tests.fixtures import pack as month
+from wiring.extensions import db
+
+BASE = "/organiser/harbour-league"
+NOV = f"{BASE}/months/2026-11"
+ROUTES = [NOV, f"{NOV}/print", f"{NOV}/pack.pdf", f"{NOV}/standings.csv", f"{NOV}/charts/race.svg",
+          f"{NOV}/charts/attendance.svg", f"{NOV}/share.png", f"{BASE}/seasons/2026", f"{BASE}/seasons/2026.csv"]
+
+
+@pytest.fixture
+def seeded(league, organiser):
+    month.seed(league)
+    return league
+
+
+@pytest.fixture
+def olive(client, seeded):
+    login(client, "organiser", "pw-organiser")
+    return client
+
+
+def rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_r_pay_3_the_months_books_balance_to_the_dollar(seeded):
+    found = pack.month_pack(db.session.get(League, seeded.id), "2026-11")
+    books = found.ledger
+    assert (books.taken_in, books.guarantees, books.brought_forward) == (
+        month.EXPECTED["taken_in"], month.EXPECTED["guarantees"], month.EXPECTED["brought_forward"])
+    assert (books.paid_out, books.fees, books.carried, books.top50_pool) == (
+        month.EXPECTED["paid_out"], month.EXPECTED["fees"], month.EXPECTED["carried"], month.EXPECTED["top50"])
+    assert books.balances and books.money_in == 480 + 600 + 25
+    assert [(n.date.isoformat(), n.venue, n.players, n.new_members, n.entries, n.taken_in, n.paid_out)
+            for n in found.nights] == month.EXPECTED["nights"]
+    assert [n.deal for n in found.nights] == [False, True, False]
+    final = found.nights[2].ledger
+    assert (final.pool, final.drawn, final.left) == (500 + 90 + 25, 25, 25)  # R-FIN: $500 plus entries, plus shares
+
+
+def test_r_qual_2_r_qual_4_r_fin_the_pack_marks_pass_downs_ties_and_stacks(seeded):
+    found = pack.month_pack(db.session.get(League, seeded.id), "2026-11")
+    assert [(r.rank, r.player, r.points, r.events) for r in found.table] == [
+        (int(a), b, int(c), int(d)) for a, b, c, d in month.EXPECTED["standings"]]
+    assert [(t.player, t.date.isoformat(), t.position, t.passed_down) for t in found.tickets] == month.EXPECTED["tickets"]
+    assert len(found.shootout) == 11
+    assert {s.player for s in found.shootout if s.tied_on_10th} == month.EXPECTED["tied_on_10th"]
+    stacks = {h.player: h.stack for h in found.highroller}
+    assert {name: stacks[name] for name in month.EXPECTED["stacks"]} == month.EXPECTED["stacks"]
+    assert [h.player for h in found.highroller if h.early] == ["Gus"]
+    assert found.race["Ann"][-1][1] == 550 and [p for _, p in found.race["Ann"]] == [275, 550]
+
+
+def test_r_pay_3_the_season_shows_its_top_50_months_and_pool(olive, seeded):
+    found = pack.season_pack(db.session.get(League, seeded.id), 2026)
+    assert found.months == ["2026-10", "2026-11"]
+    ann = next(r for r in found.table if r.player == "Ann")
+    assert found.by_month[ann.key] == {"2026-10": 250, "2026-11": 550} and ann.points == 800
+    # October's five players and November's twelve entries at $3 each.
+    assert found.ledger.top50_pool == 5 * 3 + 12 * 3 and found.ledger.balances
+    page = olive.get(f"{BASE}/seasons/2026")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Top-50 prize pool" in html and "$51" in html
+    assert "Balances to the dollar" in html and 'href="/organiser/harbour-league/months/2026-10"' in html
+    table = rows(olive.get(f"{BASE}/seasons/2026.csv").get_data(as_text=True))
+    assert table[0] == ["rank", "player", "points", "nights", "2026-10", "2026-11"]
+    assert ["1", "Ann", "800", "3", "250", "550"] in table
+    fragment = olive.get(f"{BASE}/seasons/2026", headers={"HX-Request": "true"})
+    assert "<html" not in fragment.get_data(as_text=True)
+
+
+def test_the_pack_page_has_contents_and_every_section(olive):
+    page = olive.get(NOV)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "<html" in html
+    for anchor in ("pack-standings", "pack-tickets", "pack-shootout", "pack-highroller", "pack-venues", "pack-ledger",
+                   "pack-pictures"):
+        assert f'href="#{anchor}"' in html and f'id="{anchor}"' in html
+    tickets = html.split('id="pack-tickets"')[1].split('id="pack-shootout"')[0]
+    assert tickets.count("passed down</span>") == 1 and "Kai" in tickets
+    shootout = html.split('id="pack-shootout"')[1].split('id="pack-highroller"')[0]
+    assert shootout.count("tied on 10th</span>") == 2
+    assert "22,000" in html and "incl. +2,000 early" in html and "25,000" in html
+    assert "Balances to the dollar: $1,105 in = $1,105 out" in html
+    assert "&#61;Eli+1" in html or "=Eli+1" in html
+    assert 'src="/organiser/harbour-league/months/2026-11/charts/race.svg"' in html
+    fragment = olive.get(NOV, headers={"HX-Request": "true"})
+    assert fragment.get_data(as_text=True).lstrip().startswith('<section id="month"')
+
+
+def test_the_print_page_is_a4_and_has_no_script(olive):
+    page = olive.get(f"{NOV}/print")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "<script" not in html and "print.css" in html
+    assert "as CSV" not in html and 'id="pack-ledger"' in html
+    css = olive.get("/static/css/print.css").get_data(as_text=True)
+    assert "size: A4" in css
+
+
+def test_the_pdf_download(olive):
+    page = olive.get(f"{NOV}/pack.pdf")
+    assert page.status_code == 200 and page.mimetype == "application/pdf"
+    assert page.data.startswith(b"%PDF-") and b"%%EOF" in page.data[-64:]
+    assert page.headers["Content-Disposition"] == 'attachment; filename="harbour-league-2026-11-pack.pdf"'
+    assert len(page.data) > 20_000  # its pages are rendered to PNG and looked at in tests/e2e/test_pack.py
+
+
+@pytest.mark.parametrize("table", ["standings", "tickets", "shootout", "highroller", "nights", "venues", "ledger"])
+def test_every_table_as_csv(olive, table):
+    page = olive.get(f"{NOV}/{table}.csv")
+    assert page.status_code == 200 and page.mimetype == "text/csv"
+    assert page.headers["Content-Disposition"] == f'attachment; filename="harbour-league-2026-11-{table}.csv"'
+    found = rows(page.get_data(as_text=True))
+    assert len(found) >= 2 and all(len(row) == len(found[0]) for row in found)
+
+
+def test_csv_cells_that_start_a_formula_are_escaped(olive):
+    standings = rows(olive.get(f"{NOV}/standings.csv").get_data(as_text=True))
+    assert ["8", "'=Eli+1", "175", "1"] in standings
+    tickets = rows(olive.get(f"{NOV}/tickets.csv").get_data(as_text=True))
+    assert ["Kai", "2026-11-10", "Crown", "6", "yes"] in tickets
+    ledger = rows(olive.get(f"{NOV}/ledger.csv").get_data(as_text=True))
+    assert ledger[-1][:4] == ["Total", "", "", "480"]
+
+
+def test_the_pictures_are_accessible_svg_without_script(olive):
+    for name in ("attendance", "race"):
+        page = olive.get(f"{NOV}/charts/{name}.svg")
+        svg = page.get_data(as_text=True)
+        assert page.status_code == 200 and page.mimetype == "image/svg+xml"
+        assert "<script" not in svg and 'role="img"' in svg
+        assert f'<title id="{name}-title">' in svg and f'<desc id="{name}-desc">' in svg
+        assert "script-src" not in page.headers["Content-Security-Policy"]
+        assert "default-src 'none'" in page.headers["Content-Security-Policy"]
+    race = olive.get(f"{NOV}/charts/race.svg").get_data(as_text=True)
+    assert "Ann 550" in race  # the description tells the leaders' totals, not the colours
+    attendance = olive.get(f"{NOV}/charts/attendance.svg").get_data(as_text=True)
+    assert "Crown: 9 players over 2 nights" in attendance
+
+
+def test_the_share_image_is_a_square_png(olive):
+    from PIL import Image
+    page = olive.get(f"{NOV}/share.png")
+    assert page.status_code == 200 and page.mimetype == "image/png"
+    image = Image.open(io.BytesIO(page.data))
+    assert image.size == (1080, 1080)
+
+
+@pytest.mark.parametrize("path", ROUTES)
+def test_the_pack_is_refused_to_hosts_and_players(client, seeded, path):
+    assert client.get(path).status_code == 302  # a player's phone, no login: to the login page
+    login(client, "host", "pw-host")
+    assert client.get(path).status_code == 403
+
+
+@pytest.mark.parametrize("path", [
+    f"{BASE}/months/2026-13", f"{BASE}/months/2026-13/print", f"{BASE}/months/2026-13/pack.pdf",
+    f"{BASE}/months/november/standings.csv", f"{BASE}/months/2026-13/share.png",
+    f"{BASE}/months/2026-00/charts/race.svg", f"{NOV}/secrets.csv", f"{NOV}/charts/pie.svg",
+    "/organiser/someone-else/months/2026-11/pack.pdf", f"{BASE}/seasons/1066.csv"])
+def test_a_bad_month_table_or_picture_is_not_found(olive, path):
+    assert olive.get(path).status_code == 404
+
+
+def test_an_empty_month_still_makes_a_pack(olive):
+    page = olive.get(f"{BASE}/months/2025-02")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "No results this month." in html and "Balances to the dollar: $0 in" in html
+    assert olive.get(f"{BASE}/months/2025-02/share.png").status_code == 200
+    assert olive.get(f"{BASE}/months/2025-02/pack.pdf").data.startswith(b"%PDF-")
+    assert olive.get(f"{BASE}/months/2025-02/charts/race.svg").status_code == 200
