@@ -1,0 +1,473 @@
+"""A whole league as one file, and back: every table that belongs to the league, read from the models'
+metadata, written as versioned JSON one row a line (streamed both ways), and imported whole or not at all.
+
+Which tables belong to a league is worked out, not listed: a table belongs when it has a foreign key to
+`leagues`, or to a table that belongs (entries → events → leagues, bonus_claims → entries, …). So a new
+model that points at the league, a night, a member, a login or a venue joins the export, the import and
+the round trip with no code here; tests/web/test_export.py fails on a table that reaches no league
+(it must name a way in, or be declared server-wide in SERVER_TABLES).
+
+The file (FORMAT, VERSION): a JSON document laid out one value a line, so it is read a line at a time
+and never held whole:
+
+    {"format": "shuffleup-league", "version": 1, "league": "…", "schema": "0008", "tables": [
+    {"table": "leagues", "columns": ["id", …], "rows": [
+    [1, "Harbour League", …],
+    …
+    ]},
+    …
+    ], "rows": 12345, "sha256": "<hex of every line above this one>"}
+
+Rows keep their ids (so a second export is the same file) in primary-key order; dates and times are ISO
+text; JSON columns are written with sorted keys.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import IO, Any
+
+from sqlalchemy import JSON, Column, Table, delete, func, insert, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from services import Refused
+from services.models import League
+from wiring.extensions import db
+
+FORMAT = "shuffleup-league"
+VERSION = 1
+SERVER_TABLES: frozenset[str] = frozenset()  # tables of the whole server, in no league's export
+BATCH = 2_000  # rows a bulk INSERT writes at once (SQLite's limit on bound parameters, with room)
+
+
+@dataclass(frozen=True)
+class Owner:
+    """How a table reaches its league: itself (`leagues`), or a column pointing at an owned table."""
+    table: Table
+    column: Column | None
+    parent: str | None
+
+
+def owners() -> dict[str, Owner]:
+    """Every table that belongs to a league, parents before children (metadata's dependency order).
+    A direct key to `leagues` wins; otherwise the first (never-NULL ones first) to a table already owned."""
+    found: dict[str, Owner] = {}
+    for table in db.metadata.sorted_tables:
+        if table.name == League.__tablename__:
+            found[table.name] = Owner(table, None, None)
+            continue
+        # A column that is never NULL first: a row with a NULL there would reach no league.
+        links = [(fk.parent, fk.column.table.name) for fk in sorted(
+            table.foreign_keys, key=lambda k: (bool(k.parent.nullable), k.parent.name))
+            if fk.column.table.name in found and fk.column.table.name != table.name]
+        direct = [link for link in links if link[1] == League.__tablename__]
+        if direct or links:
+            column, parent = (direct or links)[0]
+            found[table.name] = Owner(table, column, parent)
+    return found
+
+
+def unowned_tables() -> list[str]:
+    """Tables that reach no league and are not declared server-wide: the export would miss them."""
+    owned = owners()
+    return sorted(t.name for t in db.metadata.sorted_tables if t.name not in owned and t.name not in SERVER_TABLES)
+
+
+def _ids(owned: dict[str, Owner], name: str, league_id: int):
+    """A subquery of the primary keys of `name`'s rows that belong to the league."""
+    owner = owned[name]
+    key = _key(owner.table)
+    if owner.column is None:
+        return select(key).where(key == league_id)
+    parent = owned[owner.parent]
+    if parent.column is None:
+        return select(key).where(owner.column == league_id)
+    return select(key).where(owner.column.in_(_ids(owned, owner.parent, league_id)))
+
+
+def _key(table: Table) -> Column:
+    keys = list(table.primary_key.columns)
+    if len(keys) != 1:
+        raise TypeError(f"{table.name}: the export needs one primary-key column")
+    return keys[0]
+
+
+def _rows_query(owned: dict[str, Owner], name: str, league_id: int):
+    table = owned[name].table
+    key = _key(table)
+    return select(*table.columns).where(key.in_(_ids(owned, name, league_id))).order_by(key)
+
+
+# ---- Values: to JSON and back, by each column's type ----
+
+def _writer(column: Column) -> Callable[[Any], Any]:
+    if isinstance(column.type, JSON):
+        return lambda value: value
+    try:
+        kind = column.type.python_type
+    except NotImplementedError:
+        kind = object
+    if kind in (dt.datetime, dt.date, dt.time):
+        return lambda value: None if value is None else value.isoformat()
+    if kind is Decimal:
+        return lambda value: None if value is None else str(value)
+    if kind is int:
+        return lambda value: None if value is None else int(value)  # PostgreSQL's BIGINT sums are plain ints here
+    return lambda value: value
+
+
+def _reader(column: Column) -> Callable[[Any], Any]:
+    """The stored value from the file's, checked against the column's type (a wrong type is refused)."""
+    if isinstance(column.type, JSON):
+        return lambda value: value
+    try:
+        kind = column.type.python_type
+    except NotImplementedError:
+        return lambda value: value
+    if kind in (dt.datetime, dt.date, dt.time):
+        return lambda value: None if value is None else kind.fromisoformat(_typed(value, str, column))
+    if kind is Decimal:
+        return lambda value: None if value is None else Decimal(_typed(value, str, column))
+    if kind is bool:
+        return lambda value: None if value is None else _typed(value, bool, column)
+    if kind is int:
+        return lambda value: None if value is None else _whole(value, column)
+    if kind is str:
+        return lambda value: None if value is None else _text(value, column)
+    return lambda value: value
+
+
+def _typed(value: Any, kind: type, column: Column) -> Any:
+    if type(value) is not kind:
+        raise ValueError(f"{column.table.name}.{column.name}: expected {kind.__name__}, found {value!r:.40}")
+    return value
+
+
+def _text(value: Any, column: Column) -> str:
+    """Text as the columns hold it: no NUL (PostgreSQL refuses it) and no longer than the column."""
+    _typed(value, str, column)
+    limit = getattr(column.type, "length", None)
+    if "\x00" in value or (limit is not None and len(value) > limit):
+        raise ValueError(f"{column.table.name}.{column.name}: text longer than {limit} or with a NUL character")
+    return value
+
+
+def _whole(value: Any, column: Column) -> int:
+    if type(value) is not int:
+        raise ValueError(f"{column.table.name}.{column.name}: expected a whole number, found {value!r:.40}")
+    return value
+
+
+def _line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+# ---- Export ----
+
+def export_lines(league: League) -> Iterator[str]:
+    """The league's file, a line at a time (each ending in a newline), read from the database as it
+    goes (rows in batches, never every table at once). The caller holds one read transaction."""
+    digest = hashlib.sha256()
+    total = 0
+
+    def out(line: str) -> str:
+        line += "\n"
+        digest.update(line.encode())
+        return line
+
+    owned = owners()
+    schema = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar() if _has_alembic() else None
+    yield out(_line({"format": FORMAT, "version": VERSION, "league": league.name, "schema": schema})[:-1]
+              + ',"tables":[')
+    names = list(owned)
+    for at, name in enumerate(names):
+        table = owned[name].table
+        columns = list(table.columns)
+        writers = [_writer(c) for c in columns]
+        yield out(_line({"table": name, "columns": [c.name for c in columns]})[:-1] + ',"rows":[')
+        result = db.session.execute(_rows_query(owned, name, league.id).execution_options(yield_per=BATCH))
+        previous = None
+        for row in result:
+            if previous is not None:
+                yield out(previous + ",")
+            previous = _line([write(value) for write, value in zip(writers, row)])
+            total += 1
+        if previous is not None:
+            yield out(previous)
+        yield out("]}" + ("," if at < len(names) - 1 else ""))
+    yield f'],"rows":{total},"sha256":"{digest.hexdigest()}"}}\n'
+
+
+def export_league(league: League, file: IO[str]) -> int:
+    """Write the league's file to `file`; the number of rows written."""
+    rows = 0
+    for line in export_lines(league):
+        file.write(line)
+        rows += line.startswith("[")
+    return rows
+
+
+def _has_alembic() -> bool:
+    return db.inspect(db.session.connection()).has_table("alembic_version")
+
+
+# ---- Import ----
+
+@dataclass(frozen=True)
+class ImportSummary:
+    league: str
+    rows: dict[str, int]
+
+
+class ExportFileError(Refused):
+    """The file is not one this ShuffleUp can import; the message says why. Nothing was written."""
+
+
+def _read_lines(file: IO[bytes]) -> Iterator[tuple[int, str]]:
+    for number, raw in enumerate(file, start=1):
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError:
+            if number == 1:
+                raise ExportFileError("this is not a ShuffleUp league export (it is not UTF-8 text)") from None
+            raise ExportFileError(f"line {number} is not UTF-8 text: the file is corrupted") from None
+
+
+def _header(line: str) -> dict[str, Any]:
+    suffix = ',"tables":['
+    if not line.endswith(suffix + "\n"):
+        raise ExportFileError("this is not a ShuffleUp league export (its first line is not one)")
+    try:
+        header = json.loads(line[:-len(suffix) - 1] + "}")
+    except ValueError:
+        raise ExportFileError("this is not a ShuffleUp league export (its first line is not one)") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ExportFileError("this is not a ShuffleUp league export (it names no ShuffleUp format)")
+    version = header.get("version")
+    if type(version) is not int or version < 1:
+        raise ExportFileError(f"the export's format version {version!r} is not one ShuffleUp wrote")
+    if version > VERSION:
+        raise ExportFileError(f"the export is format version {version}, from a newer ShuffleUp: this one reads "
+                              f"version {VERSION} and before; upgrade ShuffleUp to import it")
+    if not isinstance(header.get("league"), str):
+        raise ExportFileError("the export names no league")
+    return header
+
+
+def _parsed(file: IO[bytes]) -> Iterator[tuple[str, Any, int]]:
+    """The file's values in order: ("header", {...}, line), ("table", {...}, line), ("row", [...], line),
+    ("end", None, line), ("footer", {...}, line). Checks the layout, not the checksum."""
+    lines = _read_lines(file)
+    try:
+        number, first = next(lines)
+    except StopIteration:
+        raise ExportFileError("the file is empty") from None
+    yield "header", _header(first), number
+    state, last_row = "tables", False
+    for number, line in lines:
+        if not line.endswith("\n"):
+            raise ExportFileError(f"line {number} is cut short: the file is truncated")
+        body = line[:-1]
+        try:
+            if state == "tables" and body.startswith("{"):
+                if not body.endswith(',"rows":['):
+                    raise ValueError
+                table = json.loads(body[:-len(',"rows":[')] + "}")
+                if not isinstance(table.get("table"), str) or not isinstance(table.get("columns"), list):
+                    raise ValueError
+                state, last_row = "rows", False
+                yield "table", table, number
+            elif state == "rows" and body.startswith("["):
+                if last_row:
+                    raise ValueError
+                last_row = not body.endswith(",")
+                row = json.loads(body if last_row else body[:-1])
+                if not isinstance(row, list):
+                    raise ValueError
+                yield "row", row, number
+            elif state == "rows" and body in ("]}", "]},"):
+                state = "tables" if body == "]}," else "footer"
+                yield "end", None, number
+            elif state == "footer" or (state == "tables" and body.startswith("]")):
+                if not body.startswith('],"rows":'):
+                    raise ValueError
+                footer = json.loads("{" + body[2:])
+                state = "done"
+                yield "footer", footer, number
+            else:
+                raise ValueError
+        except ValueError:
+            raise ExportFileError(f"line {number} is not as a ShuffleUp export writes it: "
+                                  "the file is corrupted or was edited") from None
+    if state != "done":
+        raise ExportFileError("the file ends before its last line: it is truncated")
+
+
+def check_file(file: IO[bytes]) -> dict[str, Any]:
+    """R-MEM-2 (nothing written on a refusal): read the whole file once, checking its layout, its row
+    count and its SHA-256 against the database's tables, before anything is written; the header."""
+    digest = hashlib.sha256()
+    header, rows, footer = None, 0, None
+    owned = owners()
+    counting = _counting(file, digest)
+    for kind, value, number in _parsed(counting):
+        if kind == "header":
+            header = value
+        elif kind == "table":
+            _check_table(owned, value, number)
+        elif kind == "row":
+            rows += 1
+        elif kind == "footer":
+            footer = value
+    expected = digest.hexdigest()
+    if footer.get("sha256") != expected or footer.get("rows") != rows:
+        raise ExportFileError("the file's checksum does not match its contents: it is corrupted or was edited")
+    return header
+
+
+class _counting:
+    """Hash every line but the last as it is read (the last carries the hash of the others)."""
+
+    def __init__(self, file: IO[bytes], digest):
+        self.file, self.digest, self.pending = file, digest, None
+
+    def __iter__(self):
+        for raw in self.file:
+            if self.pending is not None:
+                self.digest.update(self.pending)
+            self.pending = raw
+            yield raw
+
+
+def _check_table(owned: dict[str, Owner], table: dict[str, Any], number: int) -> Table:
+    name = table["table"]
+    if name not in owned:
+        raise ExportFileError(f"line {number}: the file has a table {name!r} this ShuffleUp does not keep")
+    known = {c.name for c in owned[name].table.columns}
+    columns = table["columns"]
+    unknown = [c for c in columns if c not in known]
+    if unknown or len(set(columns)) != len(columns) or _key(owned[name].table).name not in columns:
+        raise ExportFileError(f"line {number}: table {name} has columns this ShuffleUp does not keep: "
+                              f"{', '.join(map(str, unknown)) or 'a column twice, or no id'}")
+    return owned[name].table
+
+
+def import_league(file: IO[bytes], *, replacing: League | None = None) -> ImportSummary:
+    """Import a league file into this database in the current transaction (the caller commits, or
+    rolls back on any error: nothing is written then).
+
+    The file is read twice: once to check it whole (check_file), then to write it. Rows keep their
+    ids; the database must hold none of them and no league of the same name. `replacing` is an empty
+    league (no rows but its own and its logins) that the file takes the place of, as on the
+    organiser's page of a new league.
+    """
+    header = check_file(file)
+    file.seek(0)
+    if replacing is not None:
+        _remove_empty_league(replacing)
+    if leagues_named(header["league"]):
+        raise ExportFileError(f"this database already has a league named {header['league']!r}: "
+                              "import into an empty database")
+    owned = owners()
+    counts: dict[str, int] = {}
+    table, readers, columns, batch = None, [], [], []
+    for kind, value, number in _parsed(file):
+        if kind == "table":
+            table = owned[value["table"]].table
+            columns = value["columns"]
+            readers = [_reader(table.columns[c]) for c in columns]
+            counts[table.name] = 0
+            _refuse_taken_ids(table)
+        elif kind == "row":
+            if len(value) != len(columns):
+                raise ExportFileError(f"line {number}: a row of {table.name} has {len(value)} values for "
+                                      f"{len(columns)} columns")
+            try:
+                batch.append({c: read(v) for c, read, v in zip(columns, readers, value)})
+            except ValueError as problem:
+                raise ExportFileError(f"line {number}: {problem}") from None
+            if len(batch) >= BATCH:
+                _write(table, batch, number)
+                counts[table.name] += len(batch)
+                batch = []
+        elif kind == "end":
+            if batch:
+                _write(table, batch, number)
+                counts[table.name] += len(batch)
+            batch = []
+    _catch_up_sequences(counts)
+    return ImportSummary(header["league"], counts)
+
+
+def leagues_named(name: str) -> bool:
+    return db.session.scalar(select(func.count()).select_from(League).where(
+        func.lower(League.name) == name.strip().lower())) > 0
+
+
+def _refuse_taken_ids(table: Table) -> None:
+    if db.session.scalar(select(func.count()).select_from(table)):
+        raise ExportFileError(f"this database already holds {table.name}: a league file is imported "
+                              "into an empty database (or a new, empty league)")
+
+
+def _write(table: Table, rows: list[dict[str, Any]], number: int) -> None:
+    try:
+        db.session.execute(insert(table), rows)
+    except (IntegrityError, DBAPIError) as problem:
+        reason = str(problem.orig).splitlines()[0][:200] if problem.orig else "a row was refused"
+        raise ExportFileError(f"by line {number}: the database refused a row of {table.name} ({reason})") from None
+
+
+def _catch_up_sequences(counts: dict[str, int]) -> None:
+    """PostgreSQL's id sequences do not see ids written as given: move each on past its table's largest."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    owned = owners()
+    for name in counts:
+        key = _key(owned[name].table).name
+        db.session.execute(text(
+            f"SELECT setval(pg_get_serial_sequence('{name}', '{key}'), "
+            f"GREATEST((SELECT MAX({key}) FROM {name}), 1))"))
+
+
+def is_empty(league: League) -> bool:
+    """Whether the league has nothing of its own yet but its logins (a new league an export may fill)."""
+    owned = owners()
+    for name, owner in owned.items():
+        if name in (League.__tablename__, "users"):
+            continue
+        if db.session.scalar(select(func.count()).select_from(owner.table).where(
+                _key(owner.table).in_(_ids(owned, name, league.id)))):
+            return False
+    return True
+
+
+def _remove_empty_league(league: League) -> None:
+    if not is_empty(league):
+        raise ExportFileError(f"{league.name} already has venues, members or nights: a league file is imported "
+                              "only into a new, empty league or an empty database")
+    owned = owners()
+    league_id = league.id
+    db.session.expunge_all()  # the ORM must not write back what Core deletes
+    for name in reversed(list(owned)):
+        table = owned[name].table
+        ids = list(db.session.scalars(_ids(owned, name, league_id)))
+        for at in range(0, len(ids), BATCH):
+            db.session.execute(delete(table).where(_key(table).in_(ids[at:at + BATCH])))
+
+
+def table_counts(league: League) -> dict[str, int]:
+    """How many rows of each table belong to the league (for the organiser's page)."""
+    owned = owners()
+    return {name: db.session.scalar(select(func.count()).select_from(owner.table).where(
+        _key(owner.table).in_(_ids(owned, name, league.id)))) for name, owner in owned.items()}
+
+
+def iter_file(lines: Iterable[str]) -> Iterator[bytes]:
+    """The export's lines as UTF-8 bytes (for a download)."""
+    for line in lines:
+        yield line.encode()
