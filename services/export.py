@@ -452,7 +452,7 @@ def _remove_empty_league(league: League) -> None:
                               "only into a new, empty league or an empty database")
     owned = owners()
     league_id = league.id
-    db.session.expunge_all()  # the ORM must not write back what Core deletes
+    db.session.flush()  # nothing of the ORM's pending may land after the rows are gone
     for name in reversed(list(owned)):
         table = owned[name].table
         ids = list(db.session.scalars(_ids(owned, name, league_id)))
