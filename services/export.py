@@ -41,7 +41,7 @@ from wiring.extensions import db
 FORMAT = "shuffleup-league"
 VERSION = 1
 SERVER_TABLES: frozenset[str] = frozenset()  # tables of the whole server, in no league's export
-BATCH = 2_000  # rows a bulk INSERT writes at once (SQLite's limit on bound parameters, with room)
+BATCH = 5_000  # rows read or written at once
 
 
 @dataclass(frozen=True)
@@ -139,6 +139,17 @@ def _reader(column: Column) -> Callable[[Any], Any]:
     if kind is str:
         return lambda value: None if value is None else _text(value, column)
     return lambda value: value
+
+
+def _plain_kind(column: Column) -> type | None:
+    """int or bool for a column whose values are stored as the file has them, once their type is checked."""
+    if isinstance(column.type, JSON):
+        return None
+    try:
+        kind = column.type.python_type
+    except NotImplementedError:
+        return None
+    return kind if kind in (int, bool) else None
 
 
 def _typed(value: Any, kind: type, column: Column) -> Any:
@@ -307,33 +318,16 @@ def _parsed(file: IO[bytes]) -> Iterator[tuple[str, Any, int]]:
         raise ExportFileError("the file ends before its last line: it is truncated")
 
 
-def check_file(file: IO[bytes]) -> dict[str, Any]:
-    """R-MEM-2 (nothing written on a refusal): read the whole file once, checking its layout, its row
-    count and its SHA-256 against the database's tables, before anything is written; the header."""
-    digest = hashlib.sha256()
-    header, rows, footer = None, 0, None
-    owned = owners()
-    counting = _counting(file, digest)
-    for kind, value, number in _parsed(counting):
-        if kind == "header":
-            header = value
-        elif kind == "table":
-            _check_table(owned, value, number)
-        elif kind == "row":
-            rows += 1
-        elif kind == "footer":
-            footer = value
-    expected = digest.hexdigest()
-    if footer.get("sha256") != expected or footer.get("rows") != rows:
-        raise ExportFileError("the file's checksum does not match its contents: it is corrupted or was edited")
-    return header
+class _RowRefused(ExportFileError):
+    """A row the database or its column refused: the file may be damaged further on (see _damaged)."""
 
 
-class _counting:
-    """Hash every line but the last as it is read (the last carries the hash of the others)."""
+class _Hashed:
+    """The file's lines, hashing every line but the last as it goes (the last carries the hash of the
+    others)."""
 
-    def __init__(self, file: IO[bytes], digest):
-        self.file, self.digest, self.pending = file, digest, None
+    def __init__(self, file: IO[bytes]):
+        self.file, self.digest, self.pending = file, hashlib.sha256(), None
 
     def __iter__(self):
         for raw in self.file:
@@ -356,51 +350,154 @@ def _check_table(owned: dict[str, Owner], table: dict[str, Any], number: int) ->
     return owned[name].table
 
 
-def import_league(file: IO[bytes], *, replacing: League | None = None) -> ImportSummary:
-    """Import a league file into this database in the current transaction (the caller commits, or
-    rolls back on any error: nothing is written then).
+class _TableWriter:
+    """One table's rows from the file into the database, in batches: each value checked against its
+    column's type, turned into what the database stores by the dialect's own bind processors, and
+    written with the driver's executemany (the ORM's per-row work is most of an import's time)."""
 
-    The file is read twice: once to check it whole (check_file), then to write it. Rows keep their
-    ids; the database must hold none of them and no league of the same name. `replacing` is an empty
-    league (no rows but its own and its logins) that the file takes the place of, as on the
-    organiser's page of a new league.
+    def __init__(self, table: Table, columns: list[str]):
+        dialect = db.session.get_bind().dialect
+        compiled = insert(table).compile(dialect=dialect, column_keys=columns)
+        self.table, self.columns, self.sql = table, columns, str(compiled)
+        self.positional = compiled.positional
+        # The statement's parameters in its own order: the file's columns, then any column the file
+        # lacks (written by an older ShuffleUp) that has a default, filled as an INSERT would.
+        self.names = list(compiled.positiontup) if compiled.positional else list(compiled.params)
+        # Whole numbers and yes/no values are only checked (most of a league's values: a type test in
+        # one loop, no call); the others are read by their column's reader and the dialect's processor.
+        self.checked: list[tuple[int, type]] = []
+        self.readers: list[tuple[int, Callable[[Any], Any]]] = []
+        for at, name in enumerate(columns):
+            column = table.columns[name]
+            processor = column.type.dialect_impl(dialect).bind_processor(dialect)
+            kind = _plain_kind(column)
+            if processor is None and kind is not None:
+                self.checked.append((at, kind))
+            else:
+                self.readers.append((at, _reader(column) if processor is None
+                                     else _then(_reader(column), processor)))
+        self.defaults = {}
+        for name in self.names:
+            if name not in columns:
+                column = table.columns[name]
+                processor = column.type.dialect_impl(dialect).bind_processor(dialect) or (lambda value: value)
+                self.defaults[name] = _default(column, processor)
+        self.at = {name: columns.index(name) for name in self.names if name in columns}
+        self.batch: list[Any] = []
+        self.written = 0
+
+    def add(self, row: list[Any], number: int) -> None:
+        if len(row) != len(self.columns):
+            raise _RowRefused(f"line {number}: a row of {self.table.name} has {len(row)} values for "
+                                  f"{len(self.columns)} columns")
+        values = row
+        for at, kind in self.checked:
+            value = values[at]
+            if value is not None and type(value) is not kind:
+                column = self.table.columns[self.columns[at]]
+                raise _RowRefused(f"line {number}: {column.table.name}.{column.name}: expected "
+                                  f"{'a whole number' if kind is int else kind.__name__}, found {value!r:.40}")
+        try:
+            for at, read in self.readers:
+                values[at] = read(values[at])
+        except (ValueError, TypeError) as problem:
+            raise _RowRefused(f"line {number}: {problem}") from None
+        ordered = [values[self.at[name]] if name in self.at else self.defaults[name]() for name in self.names]
+        self.batch.append(tuple(ordered) if self.positional else dict(zip(self.names, ordered)))
+        if len(self.batch) >= BATCH:
+            self.flush(number)
+
+    def flush(self, number: int) -> None:
+        if not self.batch:
+            return
+        try:
+            db.session.connection().exec_driver_sql(self.sql, self.batch)
+        except (IntegrityError, DBAPIError) as problem:
+            reason = str(problem.orig).splitlines()[0][:200] if problem.orig else "a row was refused"
+            raise _RowRefused(f"by line {number}: the database refused a row of {self.table.name} "
+                                  f"({reason})") from None
+        self.written += len(self.batch)
+        self.batch = []
+
+
+def _default(column: Column, processor: Callable[[Any], Any]) -> Callable[[], Any]:
+    default = column.default
+    if default is None or not getattr(default, "is_scalar", False) and not getattr(default, "is_callable", False):
+        return lambda: None  # the database's own default, or NULL
+    if default.is_callable:
+        return lambda: processor(default.arg(None))
+    return lambda: processor(default.arg)
+
+
+def _then(first: Callable[[Any], Any], second: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else second(first(value))
+
+
+def import_league(file: IO[bytes], *, replacing: League | None = None) -> ImportSummary:
+    """Import a league file into this database in the current transaction; on any refusal the caller
+    rolls back, and nothing is written (the file is read once, so its checksum and row count are
+    known only at its end: a corrupted file is refused there, its rows never committed).
+
+    Rows keep their ids; the database must hold none of the file's tables' rows and no league of the
+    same name. `replacing` is an empty league (nothing but its own row and its logins) that the file
+    takes the place of, as on the organiser's page of a new league.
     """
-    header = check_file(file)
-    file.seek(0)
-    if replacing is not None:
-        _remove_empty_league(replacing)
-    if leagues_named(header["league"]):
-        raise ExportFileError(f"this database already has a league named {header['league']!r}: "
-                              "import into an empty database")
     owned = owners()
-    counts: dict[str, int] = {}
-    table, readers, columns, batch = None, [], [], []
-    for kind, value, number in _parsed(file):
-        if kind == "table":
-            table = owned[value["table"]].table
-            columns = value["columns"]
-            readers = [_reader(table.columns[c]) for c in columns]
-            counts[table.name] = 0
-            _refuse_taken_ids(table)
-        elif kind == "row":
-            if len(value) != len(columns):
-                raise ExportFileError(f"line {number}: a row of {table.name} has {len(value)} values for "
-                                      f"{len(columns)} columns")
-            try:
-                batch.append({c: read(v) for c, read, v in zip(columns, readers, value)})
-            except ValueError as problem:
-                raise ExportFileError(f"line {number}: {problem}") from None
-            if len(batch) >= BATCH:
-                _write(table, batch, number)
-                counts[table.name] += len(batch)
-                batch = []
-        elif kind == "end":
-            if batch:
-                _write(table, batch, number)
-                counts[table.name] += len(batch)
-            batch = []
+    hashed = _Hashed(file)
+    try:
+        header, counts, footer, rows = _import_rows(owned, hashed, replacing)
+    except _RowRefused:
+        if _damaged(hashed):  # a refused row of a corrupted file: say what is wrong with the file
+            raise ExportFileError(CORRUPTED) from None
+        raise
+    if footer.get("sha256") != hashed.digest.hexdigest() or footer.get("rows") != rows:
+        raise ExportFileError(CORRUPTED)
     _catch_up_sequences(counts)
     return ImportSummary(header["league"], counts)
+
+
+CORRUPTED = "the file's checksum does not match its contents: it is corrupted or was edited"
+
+
+def _damaged(hashed: _Hashed) -> bool:
+    """After a refusal part-way: whether the rest of the file shows it damaged (its last line's checksum
+    not that of the lines before it)."""
+    try:
+        for _ in hashed:
+            pass
+        last = (hashed.pending or b"").decode("utf-8")
+        footer = json.loads("{" + last[2:]) if last.startswith('],"rows":') else {}
+    except (ValueError, UnicodeDecodeError):
+        return True
+    return footer.get("sha256") != hashed.digest.hexdigest()
+
+
+def _import_rows(owned: dict[str, Owner], hashed: _Hashed, replacing: League | None):
+    header, footer, rows, writer = None, None, 0, None
+    counts: dict[str, int] = {}
+    for kind, value, number in _parsed(hashed):
+        if kind == "header":
+            header = value
+            if replacing is not None:
+                _remove_empty_league(replacing)
+            if leagues_named(header["league"]):
+                raise ExportFileError(f"this database already has a league named {header['league']!r}: "
+                                      "import into an empty database")
+        elif kind == "table":
+            table = _check_table(owned, value, number)
+            if table.name in counts:
+                raise ExportFileError(f"line {number}: table {table.name} is in the file twice")
+            _refuse_taken_ids(table)
+            writer = _TableWriter(table, value["columns"])
+        elif kind == "row":
+            writer.add(value, number)
+            rows += 1
+        elif kind == "end":
+            writer.flush(number)
+            counts[writer.table.name] = writer.written
+        elif kind == "footer":
+            footer = value
+    return header, counts, footer, rows
 
 
 def leagues_named(name: str) -> bool:
@@ -412,14 +509,6 @@ def _refuse_taken_ids(table: Table) -> None:
     if db.session.scalar(select(func.count()).select_from(table)):
         raise ExportFileError(f"this database already holds {table.name}: a league file is imported "
                               "into an empty database (or a new, empty league)")
-
-
-def _write(table: Table, rows: list[dict[str, Any]], number: int) -> None:
-    try:
-        db.session.execute(insert(table), rows)
-    except (IntegrityError, DBAPIError) as problem:
-        reason = str(problem.orig).splitlines()[0][:200] if problem.orig else "a row was refused"
-        raise ExportFileError(f"by line {number}: the database refused a row of {table.name} ({reason})") from None
 
 
 def _catch_up_sequences(counts: dict[str, int]) -> None:
