@@ -46,10 +46,12 @@ BATCH = 5_000  # rows read or written at once
 
 @dataclass(frozen=True)
 class Owner:
-    """How a table reaches its league: itself (`leagues`), or a column pointing at an owned table."""
+    """How a table reaches its league: itself (`leagues`), or a column pointing at `target`, a column
+    of an owned table (`parent`)."""
     table: Table
     column: Column | None
     parent: str | None
+    target: Column | None
 
 
 def owners() -> dict[str, Owner]:
@@ -58,16 +60,15 @@ def owners() -> dict[str, Owner]:
     found: dict[str, Owner] = {}
     for table in db.metadata.sorted_tables:
         if table.name == League.__tablename__:
-            found[table.name] = Owner(table, None, None)
+            found[table.name] = Owner(table, None, None, None)
             continue
         # A column that is never NULL first: a row with a NULL there would reach no league.
-        links = [(fk.parent, fk.column.table.name) for fk in sorted(
-            table.foreign_keys, key=lambda k: (bool(k.parent.nullable), k.parent.name))
-            if fk.column.table.name in found and fk.column.table.name != table.name]
-        direct = [link for link in links if link[1] == League.__tablename__]
+        links = [fk for fk in sorted(table.foreign_keys, key=lambda k: (bool(k.parent.nullable), k.parent.name))
+                 if fk.column.table.name in found and fk.column.table.name != table.name]
+        direct = [fk for fk in links if fk.column.table.name == League.__tablename__]
         if direct or links:
-            column, parent = (direct or links)[0]
-            found[table.name] = Owner(table, column, parent)
+            fk = (direct or links)[0]
+            found[table.name] = Owner(table, fk.parent, fk.column.table.name, fk.column)
     return found
 
 
@@ -77,29 +78,25 @@ def unowned_tables() -> list[str]:
     return sorted(t.name for t in db.metadata.sorted_tables if t.name not in owned and t.name not in SERVER_TABLES)
 
 
-def _ids(owned: dict[str, Owner], name: str, league_id: int):
-    """A subquery of the primary keys of `name`'s rows that belong to the league."""
+def _belongs(owned: dict[str, Owner], name: str, league_id: int):
+    """The WHERE clause of `name`'s rows that belong to the league (through its parents' keys)."""
     owner = owned[name]
-    key = _key(owner.table)
     if owner.column is None:
-        return select(key).where(key == league_id)
+        return _keys(owner.table)[0] == league_id
     parent = owned[owner.parent]
     if parent.column is None:
-        return select(key).where(owner.column == league_id)
-    return select(key).where(owner.column.in_(_ids(owned, owner.parent, league_id)))
+        return owner.column == league_id
+    return owner.column.in_(select(owner.target).where(_belongs(owned, owner.parent, league_id)))
 
 
-def _key(table: Table) -> Column:
-    keys = list(table.primary_key.columns)
-    if len(keys) != 1:
-        raise TypeError(f"{table.name}: the export needs one primary-key column")
-    return keys[0]
+def _keys(table: Table) -> list[Column]:
+    """The table's primary key (one column or several); every column for a table without one."""
+    return list(table.primary_key.columns) or list(table.columns)
 
 
 def _rows_query(owned: dict[str, Owner], name: str, league_id: int):
     table = owned[name].table
-    key = _key(table)
-    return select(*table.columns).where(key.in_(_ids(owned, name, league_id))).order_by(key)
+    return select(*table.columns).where(_belongs(owned, name, league_id)).order_by(*_keys(table))
 
 
 # ---- Values: to JSON and back, by each column's type ----
@@ -344,9 +341,9 @@ def _check_table(owned: dict[str, Owner], table: dict[str, Any], number: int) ->
     known = {c.name for c in owned[name].table.columns}
     columns = table["columns"]
     unknown = [c for c in columns if c not in known]
-    if unknown or len(set(columns)) != len(columns) or _key(owned[name].table).name not in columns:
+    if unknown or len(set(columns)) != len(columns) or any(k.name not in columns for k in _keys(owned[name].table)):
         raise ExportFileError(f"line {number}: table {name} has columns this ShuffleUp does not keep: "
-                              f"{', '.join(map(str, unknown)) or 'a column twice, or no id'}")
+                              f"{', '.join(map(str, unknown)) or 'a column twice, or its key missing'}")
     return owned[name].table
 
 
@@ -517,22 +514,25 @@ def _catch_up_sequences(counts: dict[str, int]) -> None:
         return
     owned = owners()
     for name in counts:
-        key = _key(owned[name].table).name
+        keys = list(owned[name].table.primary_key.columns)
+        if len(keys) != 1 or keys[0].autoincrement not in (True, "auto") or keys[0].type.python_type is not int:
+            continue  # no sequence behind it
+        key = keys[0].name
         db.session.execute(text(
             f"SELECT setval(pg_get_serial_sequence('{name}', '{key}'), "
-            f"GREATEST((SELECT MAX({key}) FROM {name}), 1))"))
+            f"GREATEST((SELECT MAX({key}) FROM {name}), 1)) WHERE pg_get_serial_sequence('{name}', '{key}') "
+            "IS NOT NULL"))
+
+
+def _count(owned: dict[str, Owner], name: str, league_id: int) -> int:
+    return db.session.scalar(select(func.count()).select_from(owned[name].table).where(
+        _belongs(owned, name, league_id)))
 
 
 def is_empty(league: League) -> bool:
     """Whether the league has nothing of its own yet but its logins (a new league an export may fill)."""
     owned = owners()
-    for name, owner in owned.items():
-        if name in (League.__tablename__, "users"):
-            continue
-        if db.session.scalar(select(func.count()).select_from(owner.table).where(
-                _key(owner.table).in_(_ids(owned, name, league.id)))):
-            return False
-    return True
+    return not any(_count(owned, name, league.id) for name in owned if name not in (League.__tablename__, "users"))
 
 
 def _remove_empty_league(league: League) -> None:
@@ -542,18 +542,14 @@ def _remove_empty_league(league: League) -> None:
     owned = owners()
     league_id = league.id
     db.session.flush()  # nothing of the ORM's pending may land after the rows are gone
-    for name in reversed(list(owned)):
-        table = owned[name].table
-        ids = list(db.session.scalars(_ids(owned, name, league_id)))
-        for at in range(0, len(ids), BATCH):
-            db.session.execute(delete(table).where(_key(table).in_(ids[at:at + BATCH])))
+    for name in reversed(list(owned)):  # children before their parents
+        db.session.execute(delete(owned[name].table).where(_belongs(owned, name, league_id)))
 
 
 def table_counts(league: League) -> dict[str, int]:
     """How many rows of each table belong to the league (for the organiser's page)."""
     owned = owners()
-    return {name: db.session.scalar(select(func.count()).select_from(owner.table).where(
-        _key(owner.table).in_(_ids(owned, name, league.id)))) for name, owner in owned.items()}
+    return {name: _count(owned, name, league.id) for name in owned}
 
 
 def iter_file(lines: Iterable[str]) -> Iterator[bytes]:

@@ -212,3 +212,41 @@ def test_utc_timestamps_survive(app, empty_app):
         assert db.session.scalar(db.select(Ruling.at).where(Ruling.reason == "micro")) == stamp
         db.session.remove()
         db.engine.dispose()
+
+
+def test_a_new_table_joins_the_export_with_no_code(app, empty_app):
+    """As another branch's tables will (host venues, penalties): found by their foreign keys, a
+    composite primary key included, and carried through the round trip."""
+    import sqlalchemy as sa
+    host_venues = sa.Table("test_host_venues", db.metadata,
+                           sa.Column("user_id", sa.ForeignKey("users.id"), primary_key=True),
+                           sa.Column("venue_id", sa.ForeignKey("venues.id"), primary_key=True))
+    penalties = sa.Table("test_penalties", db.metadata, sa.Column("id", sa.Integer, primary_key=True),
+                         sa.Column("entry_id", sa.ForeignKey("entries.id"), nullable=False),
+                         sa.Column("minutes", sa.Integer, nullable=False), sa.Column("at", sa.DateTime))
+    try:
+        league = rich_league()
+        for table in (host_venues, penalties):
+            table.create(db.engine)
+        host = db.session.scalar(db.select(User).where(User.role == "host"))
+        venue = db.session.scalar(db.select(export.owners()["venues"].table.c.id).limit(1))
+        entry = db.session.scalar(db.select(Entry.id).limit(1))
+        db.session.execute(host_venues.insert(), [{"user_id": host.id, "venue_id": venue}])
+        db.session.execute(penalties.insert(), [{"entry_id": entry, "minutes": 3, "at": utcnow()}])
+        db.session.commit()
+        owned = export.owners()
+        assert owned["test_penalties"].parent == "entries" and owned["test_host_venues"].parent == "users"
+        first = exported(league)
+        assert '{"columns":["user_id","venue_id"],"table":"test_host_venues"' in first
+        with empty_app.app_context():
+            for table in (host_venues, penalties):
+                table.create(db.engine)
+            summary = export.import_league(io.BytesIO(first.encode()))
+            db.session.commit()
+            assert summary.rows["test_host_venues"] == 1 and summary.rows["test_penalties"] == 1
+            assert exported(db.session.scalar(db.select(export.League))) == first
+            db.session.remove()
+            db.engine.dispose()
+    finally:
+        db.metadata.remove(penalties)
+        db.metadata.remove(host_venues)
