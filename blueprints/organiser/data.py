@@ -92,7 +92,10 @@ def results_import(slug: str):
         return _page(league, 400, problems=["This import was not previewed here: upload the file again."])
     if not isinstance(signed, dict) or signed.get("league") != league.id:
         return _page(league, 400, problems=["This import was previewed for another league: upload the file again."])
-    events = parse_results(signed["csv"])  # checked at the preview; the same text
+    try:  # checked at the preview, the same text; the rules may still say no today (a date bound)
+        events = parse_results(signed["csv"])
+    except ResultsFileError as rejected:
+        return _page(league, 409, problems=rejected.errors)
     preview = results.preview_import(league, events, replace=signed["replace"])
     if not hmac.compare_digest(preview.fingerprint(), signed["preview"]) or preview.problems:
         return _page(league, 409, problems=[

@@ -154,6 +154,10 @@ def test_a_forged_or_stale_confirm_is_refused(client, league, organiser):
     with client.application.test_request_context():
         elsewhere = _signer().dumps({"league": other.id, "csv": GOOD, "replace": False, "preview": "x"})
     assert confirm(client, elsewhere).status_code == 400
+    with client.application.test_request_context():  # signed here, but a file the rules now refuse
+        unreadable = _signer().dumps({"league": league.id, "csv": BAD, "replace": False, "preview": "x"})
+    refused = confirm(client, unreadable)
+    assert refused.status_code == 409 and "line 3: bad date" in refused.get_data(as_text=True)
     assert snapshot() == before
     # stale: a member of the file joined the league between the preview and the confirm
     db.session.add(Member.named(league.id, "Eve"))
