@@ -129,3 +129,14 @@ def test_schemathesis_fuzzes_the_api(case, app, seeded):
     """No input answers 5xx, and every answer (refusals included) is as the document says."""
     # The WSGI transport reads the body as sent, and Flask-Compress would brotli it: ask for it plain.
     case.call_and_validate(app=app, headers={"Accept-Encoding": "identity"})
+
+
+def test_the_api_answers_what_the_command_line_prints(client, runner, seeded):
+    """DESIGN.md "Interfaces": the same data as `flask league … --json`."""
+    import json
+    for command, url in ((["standings", "--month", "2026-11"], "standings?month=2026-11"),
+                         (["standings", "--year", "2026"], "standings?year=2026"),
+                         (["qualifiers", "--month", "2026-11"], "qualifiers?month=2026-11")):
+        printed = runner.invoke(args=["league", *command, "--league", "Harbour League", "--json"])
+        assert printed.exit_code == 0, printed.output
+        assert json.loads(printed.output) == client.get(f"/api/leagues/{seeded['slug']}/{url}").get_json()
