@@ -101,20 +101,19 @@ def _rows_query(owned: dict[str, Owner], name: str, league_id: int):
 
 # ---- Values: to JSON and back, by each column's type ----
 
-def _writer(column: Column) -> Callable[[Any], Any]:
+def _writer(column: Column) -> Callable[[Any], Any] | None:
+    """How a stored value is written to the file; None: as it is (numbers, text, yes/no, JSON)."""
     if isinstance(column.type, JSON):
-        return lambda value: value
+        return None
     try:
         kind = column.type.python_type
     except NotImplementedError:
-        kind = object
+        return None
     if kind in (dt.datetime, dt.date, dt.time):
         return lambda value: None if value is None else value.isoformat()
     if kind is Decimal:
         return lambda value: None if value is None else str(value)
-    if kind is int:
-        return lambda value: None if value is None else int(value)  # PostgreSQL's BIGINT sums are plain ints here
-    return lambda value: value
+    return None
 
 
 def _reader(column: Column) -> Callable[[Any], Any]:
@@ -170,53 +169,61 @@ def _whole(value: Any, column: Column) -> int:
     return value
 
 
-def _line(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+# One encoder for every line (json.dumps with options builds a new one per call).
+_line = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
 
 
 # ---- Export ----
 
-def export_lines(league: League) -> Iterator[str]:
-    """The league's file, a line at a time (each ending in a newline), read from the database as it
-    goes (rows in batches, never every table at once). The caller holds one read transaction."""
+def export_lines(league: League, counted: dict[str, int] | None = None) -> Iterator[str]:
+    """The league's file in pieces of whole lines (each ending in a newline), read from the database
+    as it goes (rows in batches, never a whole table at once). The caller holds one read
+    transaction. `counted`, when given, gets the number of rows written under "rows"."""
     digest = hashlib.sha256()
     total = 0
 
-    def out(line: str) -> str:
-        line += "\n"
-        digest.update(line.encode())
-        return line
+    def out(lines: list[str]) -> str:
+        piece = "".join(lines)
+        digest.update(piece.encode())
+        return piece
 
     owned = owners()
     schema = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar() if _has_alembic() else None
-    yield out(_line({"format": FORMAT, "version": VERSION, "league": league.name, "schema": schema})[:-1]
-              + ',"tables":[')
+    yield out([_line({"format": FORMAT, "version": VERSION, "league": league.name, "schema": schema})[:-1]
+               + ',"tables":[\n'])
     names = list(owned)
     for at, name in enumerate(names):
         table = owned[name].table
         columns = list(table.columns)
-        writers = [_writer(c) for c in columns]
-        yield out(_line({"table": name, "columns": [c.name for c in columns]})[:-1] + ',"rows":[')
+        writers = [(i, w) for i, w in enumerate(_writer(c) for c in columns) if w is not None]
+        lines = [_line({"table": name, "columns": [c.name for c in columns]})[:-1] + ',"rows":[\n']
         result = db.session.execute(_rows_query(owned, name, league.id).execution_options(yield_per=BATCH))
-        previous = None
+        # Each row's line ends when the next begins: ",\n" before every row but the first, so the last
+        # row has no comma whichever batch it falls in.
+        separator = ""
         for row in result:
-            if previous is not None:
-                yield out(previous + ",")
-            previous = _line([write(value) for write, value in zip(writers, row)])
+            values = list(row)
+            for i, write in writers:
+                values[i] = write(values[i])
+            lines.append(separator + _line(values))
+            separator = ",\n"
             total += 1
-        if previous is not None:
-            yield out(previous)
-        yield out("]}" + ("," if at < len(names) - 1 else ""))
+            if len(lines) >= BATCH:
+                yield out(lines)
+                lines = []
+        lines.append(("\n" if separator else "") + "]}" + (",\n" if at < len(names) - 1 else "\n"))
+        yield out(lines)
+    if counted is not None:
+        counted["rows"] = total
     yield f'],"rows":{total},"sha256":"{digest.hexdigest()}"}}\n'
 
 
 def export_league(league: League, file: IO[str]) -> int:
     """Write the league's file to `file`; the number of rows written."""
-    rows = 0
-    for line in export_lines(league):
-        file.write(line)
-        rows += line.startswith("[")
-    return rows
+    counted: dict[str, int] = {}
+    for piece in export_lines(league, counted):
+        file.write(piece)
+    return counted["rows"]
 
 
 def _has_alembic() -> bool:

@@ -250,3 +250,18 @@ def test_a_new_table_joins_the_export_with_no_code(app, empty_app):
     finally:
         db.metadata.remove(penalties)
         db.metadata.remove(host_venues)
+
+
+@pytest.mark.parametrize("batch", [1, 2, 3, 7])
+def test_batches_of_any_size_give_the_same_file(app, empty_app, monkeypatch, batch):
+    """Rows are read, written and imported in batches: where a batch ends changes nothing in the file."""
+    league = rich_league()
+    whole = exported(league)
+    monkeypatch.setattr(export, "BATCH", batch)
+    assert exported(league) == whole
+    with empty_app.app_context():
+        export.import_league(io.BytesIO(whole.encode()))
+        db.session.commit()
+        assert exported(db.session.scalar(db.select(export.League))) == whole
+        db.session.remove()
+        db.engine.dispose()
