@@ -19,7 +19,10 @@ and never held whole:
     ], "rows": 12345, "sha256": "<hex of every line above this one>"}
 
 Rows keep their ids (so a second export is the same file) in primary-key order; dates and times are ISO
-text; JSON columns are written with sorted keys.
+text; JSON columns are written with sorted keys. The import reads the file once, in the caller's one
+transaction: any refusal (its layout, a value of the wrong type, a row the database refuses, a table or
+column this schema does not keep, and at the end its row count and checksum) is raised for the caller
+to roll back, so nothing is written. An older file lacking a newer column gets that column's default.
 """
 from __future__ import annotations
 
