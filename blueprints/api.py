@@ -32,6 +32,8 @@ def _json(payload: Any, status: int = 200):
     response = jsonify(payload)
     response.status_code = status
     response.headers["Cache-Control"] = "no-store"
+    # The league's website may read these from its own pages' script: public data, no cookies asked.
+    response.headers["Access-Control-Allow-Origin"] = "*"
     return response
 
 

@@ -72,6 +72,9 @@ def test_the_api_shows_public_data_only(client, seeded):
         f"/api/leagues/{seeded['slug']}/nights?month=2026-11", f"/api/leagues/{seeded['slug']}/standings?year=2026")]
     codes = db.session.scalars(db.select(Member.card_code)).all()
     check_in = db.session.scalars(db.select(Event.check_in_code)).all()
+    response = client.get(f"/api/leagues/{seeded['slug']}/standings?year=2026", headers={"Origin": "https://x.example"})
+    assert response.headers["Access-Control-Allow-Origin"] == "*"  # the website's script may read it
+    assert "Access-Control-Allow-Credentials" not in response.headers  # never with anyone's cookies
     for text in texts:
         assert "ann@example.org" not in text and "contact" not in text
         assert not any(code in text for code in codes + check_in)
