@@ -26,8 +26,8 @@ def create_app(test_config=None):
     security.init_app(app)
     notices.init_app(app)
 
-    from blueprints import auth, cli, filters, host, live, organiser, play
-    for blueprint in (auth.bp, organiser.bp, host.bp, play.bp, live.bp):
+    from blueprints import api, auth, cli, filters, host, live, organiser, play
+    for blueprint in (auth.bp, organiser.bp, host.bp, play.bp, live.bp, api.bp):
         app.register_blueprint(blueprint)
     filters.init_app(app)
     cli.init_app(app)

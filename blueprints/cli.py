@@ -1,5 +1,7 @@
-"""`flask --app app league …`: import results and query standings and qualifiers (DESIGN.md "Interfaces")."""
+"""`flask --app app league …`: import results, query standings and qualifiers (DESIGN.md "Interfaces"), and
+export or import a whole league."""
 import json
+import os
 
 import click
 from flask.cli import AppGroup
@@ -133,6 +135,47 @@ def create_user_command(league_name, username, role, password):
         db.session.rollback()
         raise click.ClickException(f"the username {username!r} is taken: choose another; nothing was created") from None
     click.echo(f"Created {role} {username}.")
+
+
+# ---- A whole league to one file and back (services/export.py) ----
+
+@league_cli.command("export")
+@click.option("--league", "league_name", required=True, help="The league's name.")
+@click.argument("file", type=click.Path(dir_okay=False))
+def export_command(league_name, file):
+    """Write every table of the league (settings, venues, members, nights, entries, tickets, rulings,
+    the journal) to FILE as versioned JSON; FILE appears only when the whole export is written."""
+    from services import export
+    league = _league(league_name)
+    partial = f"{file}.partial"
+    try:
+        with open(partial, "w", encoding="utf-8", newline="\n") as out:
+            rows = export.export_league(league, out)
+        os.replace(partial, file)
+    except OSError as problem:
+        raise click.ClickException(f"could not write {file}: {problem.strerror}") from None
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+    click.echo(f"Exported {league.name}: {rows} rows to {file}.")
+
+
+@league_cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def import_command(file):
+    """Import a league file made by `flask league export` into an empty database, all or nothing."""
+    from services import Refused, export
+    try:
+        with open(file, "rb") as source:
+            summary = export.import_league(source)
+        db.session.commit()
+    except Refused as refused:
+        db.session.rollback()
+        raise click.ClickException(f"the file was refused; nothing was imported: {refused}") from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    click.echo(f"Imported {summary.league}: {sum(summary.rows.values())} rows in {len(summary.rows)} tables.")
 
 
 def init_app(app) -> None:

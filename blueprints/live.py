@@ -1,29 +1,23 @@
-"""Live and JSON: the clock's server-sent events and JSON, the time source, and /api/ reads."""
-from flask import Blueprint, Response, abort, current_app, jsonify, request, stream_with_context
+"""Live: the clock's server-sent events and JSON, and the time source (the league's data API is blueprints/api.py;
+its OpenAPI document describes these two JSON paths too, and answers every /api/ refusal as JSON)."""
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
-from blueprints import event_or_404, league_or_404
+from blueprints import event_or_404
 from live import notices
 from live.announce import render_clock
 from live.payload import clock_payload
 from services import clocks
-from services import standings as league_standings
 from services.models import Event
 from wiring.extensions import db
 
 bp = Blueprint("live", __name__)
+
+
 def _json(payload, status=200):
     response = jsonify(payload)
     response.status_code = status
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.errorhandler(400)
-@bp.errorhandler(404)
-def _json_error(error):
-    if request.path.startswith("/api/"):
-        return _json({"error": error.description}, error.code)
-    return error
 
 
 @bp.route("/api/time")
@@ -106,29 +100,3 @@ def _hub_writes(environ, app) -> notices.Phone | None:
     import threading  # gevent's Event under its worker (monkey-patched)
     # gunicorn frames a streamed answer to an HTTP/1.1 request in chunks; to HTTP/1.0, raw.
     return notices.Phone(sock, environ.get("SERVER_PROTOCOL") != "HTTP/1.0", threading.Event())
-
-
-@bp.route("/api/leagues/<slug>/standings")
-def standings(slug: str):
-    """R-STD-1/2: `?month=YYYY-MM` or `?year=YYYY` → {"standings": [{rank, player, points, events}]}."""
-    league = league_or_404(slug)
-    month, year = request.args.get("month"), request.args.get("year")
-    if bool(month) == bool(year):
-        abort(400, description="give exactly one of month=YYYY-MM or year=YYYY")
-    try:
-        table = (league_standings.month_standings(league, month) if month
-                 else league_standings.year_standings(league, year))
-    except ValueError as problem:
-        abort(400, description=str(problem))
-    return _json(league_standings.standings_json(table))
-
-
-@bp.route("/api/leagues/<slug>/qualifiers")
-def qualifiers(slug: str):
-    """R-QUAL-1..5, R-FIN: `?month=YYYY-MM` → monthly_final, top10_shootout, highroller_final."""
-    league = league_or_404(slug)
-    try:
-        return _json(league_standings.qualifiers(league, request.args.get("month", "")))
-    except ValueError as problem:
-        abort(400, description=str(problem))
-

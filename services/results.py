@@ -1,7 +1,9 @@
-"""Results in the database: importing past nights, a night's finishers, and one member's own records."""
+"""Results in the database: importing past nights (and previewing an import), a night's finishers, and one
+member's own records."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import secrets
 from dataclasses import dataclass
 
@@ -93,6 +95,61 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
     for month in sorted(months):
         settle_tickets(league, month)
     return ImportSummary(len(events), len(rows), len(new), new_venues, tuple(sorted(months)))
+
+
+@dataclass(frozen=True)
+class NightPreview:
+    """One night of a results file as it would land: new, replacing results, or filling a booked night."""
+    night: EventResults
+    change: str  # "new" | "replaces" | "fills"
+    players: int
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """What importing a results file would change, before anything is written (R-PTS, R-QUAL)."""
+    nights: tuple[NightPreview, ...]
+    new_members: tuple[str, ...]
+    new_venues: tuple[str, ...]
+    results: int
+    months: tuple[str, ...]
+    problems: tuple[str, ...]  # line-numbered, as import_results would refuse them
+
+    def fingerprint(self) -> str:
+        """A digest of everything the preview shows: a confirm whose file would now change something
+        else (the league moved on since the preview) is refused as stale."""
+        shown = [(n.night.describe(), n.night.event_type, n.change, n.players) for n in self.nights]
+        text = repr((shown, self.new_members, self.new_venues, self.results, self.months, self.problems))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def preview_import(league: League, events: list[EventResults], *, replace: bool = False) -> ImportPreview:
+    """R-PTS, R-QUAL: what import_results would do with the same file, read only: each night new or
+    replacing (or filling a booked night), the members and venues it would create, the months it
+    would settle, and the line-numbered refusals it would give (a night with results, no `replace`)."""
+    venues = {name_key(v.name): v for v in db.session.scalars(db.select(Venue).where(Venue.league_id == league.id))}
+    members = set(db.session.scalars(db.select(Member.name_key).where(Member.league_id == league.id)))
+    existing = {(e.venue_id, e.date, e.start_time): e for e in db.session.scalars(
+        db.select(Event).where(Event.league_id == league.id, Event.date.in_({f.date for f in events})))}
+    with_results = set(db.session.scalars(db.select(Entry.event_id).where(
+        Entry.event_id.in_([e.id for e in existing.values()])).distinct())) if existing else set()
+    nights, problems, months, new_venues, new_members = [], [], set(), {}, {}
+    for found in events:
+        venue = venues.get(name_key(found.venue))
+        if venue is None:
+            new_venues.setdefault(name_key(found.venue), found.venue)
+        event = existing.get((venue.id, found.date, found.start_time)) if venue is not None else None
+        change = "new" if event is None else ("replaces" if event.id in with_results else "fills")
+        if change == "replaces" and not replace:
+            problems.append(f"line {found.first_line}: {found.describe()} already has results "
+                            "(tick “replace” to overwrite them)")
+        months.add(found.date.strftime("%Y-%m"))
+        for row in found.rows:
+            if name_key(row.player) not in members:
+                new_members.setdefault(name_key(row.player), row.player)
+        nights.append(NightPreview(found, change, len(found.rows)))
+    return ImportPreview(tuple(nights), tuple(new_members.values()), tuple(new_venues.values()),
+                         sum(n.players for n in nights), tuple(sorted(months)), tuple(problems))
 
 
 def finishers(event: Event) -> list[Entry]:

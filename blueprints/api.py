@@ -1,0 +1,270 @@
+"""The league's JSON API for its own website: leagues, standings, qualifiers, nights and results under
+/api/, and the OpenAPI 3 document that describes every /api/ path (the clock's and the time source's,
+served by blueprints/live.py, included). Public data only: names, points, positions; never a member's
+contact, card or check-in code.
+
+The document is kept here, beside the routes it describes: tests/web/test_api_schema.py checks that
+every /api/ rule of the URL map is in it, and schemathesis checks that every answer conforms to it.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+from sqlalchemy import func
+from sqlalchemy.orm import joinedload
+from werkzeug.exceptions import HTTPException
+
+from blueprints import event_or_404, league_or_404
+from league.statuses import FIELD, EventStatus, LeagueKind, values
+from services import leagues, results
+from services import standings as league_standings
+from services.models import Entry, Event, League, Venue
+from wiring.extensions import db
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_ID = 2**63 - 1  # wiring.extensions.RowId: a larger id matches no route
+
+
+def _json(payload: Any, status: int = 200):
+    response = jsonify(payload)
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    # The league's website may read these from its own pages' script: public data, no cookies asked.
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+@bp.app_errorhandler(400)
+@bp.app_errorhandler(404)
+@bp.app_errorhandler(405)
+def _json_error(error: HTTPException):
+    """Under /api/ every refusal is JSON, `{"error": reason}`, a route that does not match included
+    (the website's scripts read the reason, never an HTML page); elsewhere the app's own page."""
+    if request.path.startswith("/api/"):
+        response = _json({"error": error.description}, error.code)
+        if error.code == 405:
+            response.headers["Allow"] = ", ".join(error.valid_methods or ["GET"])
+        return response
+    return error
+
+
+# ---- Leagues, standings and qualifiers (the same shapes as `flask league … --json`) ----
+
+@bp.route("/leagues")
+def league_list():
+    """The leagues this server keeps, by name, with their slug (the address of every other read)."""
+    found = db.session.scalars(db.select(League).order_by(League.name)).all()
+    return _json({"leagues": [_league(league) for league in found]})
+
+
+@bp.route("/leagues/<slug>")
+def league_detail(slug: str):
+    """A league: its kind, time zone, venues and the months with settled nights (R-STD-1), newest first."""
+    league = league_or_404(slug)
+    venues = db.session.scalars(db.select(Venue.name).where(Venue.league_id == league.id).order_by(Venue.name)).all()
+    return _json({**_league(league), "timezone": league.timezone, "venues": list(venues),
+                  "months": leagues.league_months(league)})
+
+
+@bp.route("/leagues/<slug>/standings")
+def standings(slug: str):
+    """R-STD-1/2: `?month=YYYY-MM` or `?year=YYYY` → {"standings": [{rank, player, points, events}]}."""
+    league = league_or_404(slug)
+    month, year = request.args.get("month"), request.args.get("year")
+    if bool(month) == bool(year):
+        abort(400, description="give exactly one of month=YYYY-MM or year=YYYY")
+    try:
+        table = (league_standings.month_standings(league, month) if month
+                 else league_standings.year_standings(league, year))
+    except ValueError as problem:
+        abort(400, description=str(problem))
+    return _json(league_standings.standings_json(table))
+
+
+@bp.route("/leagues/<slug>/qualifiers")
+def qualifiers(slug: str):
+    """R-QUAL-1..5, R-FIN: `?month=YYYY-MM` → monthly_final, top10_shootout, highroller_final."""
+    league = league_or_404(slug)
+    try:
+        return _json(league_standings.qualifiers(league, request.args.get("month", "")))
+    except ValueError as problem:
+        abort(400, description=str(problem))
+
+
+# ---- Nights and their results ----
+
+@bp.route("/leagues/<slug>/nights")
+def nights(slug: str):
+    """R-STD-1: `?month=YYYY-MM` → the month's nights (every status), each with its players and,
+    once settled, the address of its results; without a month, the coming nights (running, or
+    scheduled from today at the league's venues) as the public calendar shows them."""
+    league = league_or_404(slug)
+    month = request.args.get("month")
+    if month is None:
+        found = leagues.nights_from(league, league.today())
+    else:
+        first, following = _month(month)
+        found = db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
+            Event.league_id == league.id, Event.date >= first, Event.date < following)
+            .order_by(Event.date, Event.start_time, Event.id)).all()
+    players = _players(found)
+    return _json({"nights": [_night(event, players.get(event.id, 0)) for event in found]})
+
+
+@bp.route("/events/<int:event_id>/results")
+def night_results(event_id: int):
+    """R-PTS-1..8, R-QUAL-1/2, R-PAY-1: a settled night's finishing order with points, prizes and the
+    Monthly Final tickets it gave (404 until it is settled)."""
+    event = event_or_404(event_id)
+    if event.status != EventStatus.SETTLED:
+        abort(404, description="this night's results are not settled yet")
+    finishers = results.finishers(event)
+    ticketed = results.ticketed(event)
+    return _json({"night": _night(event, len(finishers)), "results": [
+        {"position": e.position, "player": e.member.name, "status": e.status, "points": e.points,
+         "prize": e.prize, "monthly_final_ticket": e.member_id in ticketed} for e in finishers]})
+
+
+@bp.route("/openapi.json")
+def openapi():
+    """The OpenAPI 3 document of every /api/ path."""
+    return _json(document())
+
+
+def _month(text: str) -> tuple[dt.date, dt.date]:
+    try:
+        return leagues.parse_month(text)
+    except ValueError as problem:
+        abort(400, description=str(problem))
+
+
+def _league(league: League) -> dict[str, Any]:
+    return {"name": league.name, "slug": league.slug, "kind": league.kind}
+
+
+def _players(events: list[Event]) -> dict[int, int]:
+    """Each night's players: who took a seat, still in or not (R-PTS-5's field), one read for all."""
+    if not events:
+        return {}
+    return dict(db.session.execute(db.select(Entry.event_id, func.count()).where(
+        Entry.event_id.in_([e.id for e in events]), Entry.status.in_(FIELD))
+        .group_by(Entry.event_id)).all())
+
+
+def _night(event: Event, players: int) -> dict[str, Any]:
+    settled = event.status == EventStatus.SETTLED
+    return {"id": event.id, "date": event.date.isoformat(),
+            "start_time": event.start_time.strftime("%H:%M") if event.start_time else None,
+            "venue": event.venue.name, "event_type": event.event_type, "status": event.status,
+            "players": players,
+            "results": url_for("api.night_results", event_id=event.id) if settled else None,
+            "clock": None if settled else url_for("live.clock_json", event_id=event.id)}
+
+
+# ---- The OpenAPI document ----
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _answer(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _refusal(description: str) -> dict[str, Any]:
+    return _answer(description, _ref("Error"))
+
+
+def _object(properties: dict[str, Any], *, required: list[str] | None = None,
+            closed: bool = True) -> dict[str, Any]:
+    return {"type": "object", "properties": properties,
+            "required": list(properties) if required is None else required,
+            "additionalProperties": not closed}
+
+
+_INT = {"type": "integer"}
+_COUNT = {"type": "integer", "minimum": 0}
+_TEXT = {"type": "string"}
+_DATE = {"type": "string", "format": "date"}
+_MONTH_TEXT = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}$", "example": "2026-11"}
+_NULLABLE_TEXT = {"type": ["string", "null"]}
+_SLUG = {"name": "slug", "in": "path", "required": True, "description": "The league's slug (or its name).",
+         "schema": {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9 -]+$"}}
+_EVENT_ID = {"name": "event_id", "in": "path", "required": True,
+             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
+_MONTH = {"name": "month", "in": "query", "schema": _MONTH_TEXT, "description": "A month, YYYY-MM."}
+
+
+def _get(summary: str, parameters: list[dict[str, Any]], ok: dict[str, Any], *refusals: int) -> dict[str, Any]:
+    reasons = {400: "Bad parameters (the reason is given).", 404: "No such league or event."}
+    return {"get": {"summary": summary, "parameters": parameters,
+                    "responses": {"200": ok, **{str(code): _refusal(reasons[code]) for code in refusals}}}}
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the /api/ paths: what the league's website may rely on."""
+    schemas = {
+        "Error": _object({"error": _TEXT}),
+        "League": _object({"name": _TEXT, "slug": _TEXT, "kind": {"type": "string", "enum": list(values(LeagueKind))}}),
+        "StandingRow": _object({"rank": {"type": "integer", "minimum": 1}, "player": _TEXT, "points": _INT,
+                                "events": _COUNT}),
+        "Night": _object({
+            "id": _INT, "date": _DATE, "start_time": {"type": ["string", "null"], "pattern": "^[0-9]{2}:[0-9]{2}$"},
+            "venue": _TEXT, "event_type": _TEXT, "status": {"type": "string", "enum": list(values(EventStatus))},
+            "players": _COUNT, "results": _NULLABLE_TEXT, "clock": _NULLABLE_TEXT}),
+        "Result": _object({"position": {"type": ["integer", "null"]}, "player": _TEXT, "status": _TEXT,
+                           "points": _INT, "prize": _COUNT, "monthly_final_ticket": {"type": "boolean"}}),
+    }
+    paths = {
+        "/api/time": {"get": {"summary": "The server's clock in epoch ms (R-CLOCK-3).", "responses": {
+            "200": _answer("The server's time.", _object({"server_time_ms": _INT}))}}},
+        "/api/events/{event_id}/clock": _get(
+            "The live clock of a night (R-CLOCK-1..4).", [_EVENT_ID],
+            _answer("The clock payload every phone reads.", _object(
+                {"event_id": _INT, "version": _INT, "server_time_ms": _INT, "level": {"type": ["integer", "null"]},
+                 "running": {"type": "boolean"}, "started": {"type": "boolean"}, "remaining_ms": _INT,
+                 "players_left": _COUNT, "state": {"type": "object"}, "structure": {"type": "array"}},
+                required=["event_id", "version", "server_time_ms", "running", "started", "state", "structure"],
+                closed=False)), 404),
+        "/api/leagues": {"get": {"summary": "Every league on this server.", "responses": {
+            "200": _answer("The leagues by name.", _object({"leagues": {"type": "array", "items": _ref("League")}}))}}},
+        "/api/leagues/{slug}": _get(
+            "A league, its venues and its months with settled nights.", [_SLUG],
+            _answer("The league.", _object(
+                {**schemas["League"]["properties"], "timezone": _TEXT, "venues": {"type": "array", "items": _TEXT},
+                 "months": {"type": "array", "items": _MONTH_TEXT}})), 404),
+        "/api/leagues/{slug}/standings": _get(
+            "The month's (R-STD-1) or the season's (R-STD-2) whole table: give exactly one of month, year.",
+            [_SLUG, _MONTH, {"name": "year", "in": "query", "description": "A season, YYYY.",
+                             "schema": {"type": "string", "pattern": "^[0-9]{4}$"}}],
+            _answer("The table, ranks shared on equal points.",
+                    _object({"standings": {"type": "array", "items": _ref("StandingRow")}})), 400, 404),
+        "/api/leagues/{slug}/qualifiers": _get(
+            "The month's Monthly Final tickets, Top-10 Shoot-out and High-roller Final (R-QUAL, R-FIN).",
+            [_SLUG, {**_MONTH, "required": True}],
+            _answer("Who qualified.", _object({
+                "monthly_final": {"type": "array", "items": _object(
+                    {"player": _TEXT, "date": _DATE, "venue": _TEXT, "position": {"type": "integer", "minimum": 1}})},
+                "top10_shootout": {"type": "array", "items": _object({"player": _TEXT, "points": _INT})},
+                "highroller_final": {"type": "array", "items": _object(
+                    {"player": _TEXT, "events": _COUNT, "starting_stack": _COUNT})}})), 400, 404),
+        "/api/leagues/{slug}/nights": _get(
+            "The month's nights, or without a month the coming nights.", [_SLUG, _MONTH],
+            _answer("Nights in date order.", _object({"nights": {"type": "array", "items": _ref("Night")}})),
+            400, 404),
+        "/api/events/{event_id}/results": _get(
+            "A settled night's finishing order, points, prizes and tickets (R-PTS, R-QUAL-1/2, R-PAY-1).",
+            [_EVENT_ID],
+            _answer("The results.", _object({"night": _ref("Night"),
+                                             "results": {"type": "array", "items": _ref("Result")}})), 404),
+        "/api/openapi.json": {"get": {"summary": "This document.", "responses": {
+            "200": _answer("The OpenAPI document.", {"type": "object"})}}},
+    }
+    return {"openapi": "3.1.0",
+            "info": {"title": "ShuffleUp league API", "version": "1",
+                     "description": "Public reads for a league's own website: standings, qualifiers, nights "
+                                    "and results, in the shapes of `flask league … --json`."},
+            "paths": paths, "components": {"schemas": schemas}}
