@@ -2,7 +2,7 @@
 the database is down (instead of a 500), so a PostgreSQL restart mid-night costs a "try again"."""
 import contextlib
 
-from flask import Blueprint, jsonify, make_response, render_template, request
+from flask import Blueprint, current_app, jsonify, make_response, request
 from sqlalchemy import exc
 
 from blueprints import is_htmx
@@ -38,11 +38,12 @@ def database_down(error):
     message = "The league's database is not answering just now. Nothing was changed: try again in a few seconds."
     if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
         response = jsonify({"error": message})
-    elif is_htmx():
-        response = make_response(render_template("health/_unavailable.html", message=message))
     else:
-        response = make_response(render_template("health/unavailable.html", message=message,
-                                                 retry=request.method == "GET"))
+        # Straight from the template, without the context processors: Flask-Login's would ask the
+        # database who is logged in, and the database is what is down.
+        page = "health/_unavailable.html" if is_htmx() else "health/unavailable.html"
+        template = current_app.jinja_env.get_template(page)
+        response = make_response(template.render(message=message, retry=request.method == "GET"))
     response.status_code = 503
     response.headers["Retry-After"] = str(RETRY_AFTER_S)
     response.headers["Cache-Control"] = "no-store"

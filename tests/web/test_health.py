@@ -2,6 +2,7 @@
 import json
 import logging
 import socket
+import sqlite3.dbapi2
 
 import pytest
 from sqlalchemy import exc
@@ -78,6 +79,26 @@ def test_a_post_while_the_database_is_down_is_refused_without_a_retrying_page(do
     assert response.status_code == 503
     page = response.get_data(as_text=True)
     assert "Go back and tap again" in page and "http-equiv" not in page
+
+
+def test_a_logged_in_host_while_the_database_goes_down_gets_503s(app, client, night, monkeypatch):
+    from tests.conftest import csrf_token, login
+    login(client, "host", "pw-host")
+    token = csrf_token(client, f"/host/events/{night.id}")
+    db.session.remove()
+    db.engine.dispose()
+
+    def refused(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+    monkeypatch.setattr(sqlite3.dbapi2, "connect", refused)  # what SQLAlchemy connects through
+    page = client.get(f"/host/events/{night.id}")
+    assert page.status_code == 503 and "Back in a moment" in page.get_data(as_text=True)
+    tapped = client.post(f"/host/events/{night.id}/players", headers={"HX-Request": "true"},
+                         data={"op": "join", "name": "During Outage", "adult": "yes", "csrf_token": token})
+    assert tapped.status_code == 503 and "Nothing was changed" in tapped.get_data(as_text=True)
+    monkeypatch.undo()
+    assert client.get(f"/host/events/{night.id}").status_code == 200  # back by itself
+    assert "During Outage" not in client.get(f"/host/events/{night.id}/players").get_data(as_text=True)
 
 
 def test_only_outages_count_as_a_service_down():
