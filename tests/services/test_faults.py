@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -478,15 +479,18 @@ def test_redis_stopped_and_restarted_with_two_workers(pg_url, private_redis, ser
         wait_for(lambda: channels(private_redis), "B's subscriber")
 
         private_redis.stop()
-        health = Browser(a.base).request("/healthz")
-        assert health[0] == 503 and json.loads(health[1]) == {"database": "ok", "redis": "down"}
         assert host.tap(event_id, "pause")[0] == 200  # the host's taps go on
+        changed, version = time.monotonic(), host.version(event_id)
+        assert phone.wait_version(version) == version  # B's phone falls back to its heartbeat's re-read
+        fallback_s = time.monotonic() - changed
         assert host.join(event_id, "Redis Down")[0] == 200
         for server in (a, b):  # and logins (the limiter counts in memory meanwhile)
             someone = Browser(server.base)
             assert someone.login() == 200 and someone.logged_in()
+        health = Browser(a.base).request("/healthz")
+        assert health[0] == 503 and json.loads(health[1]) == {"database": "ok", "redis": "down"}
         version = host.version(event_id)
-        assert phone.wait_version(version) == version  # B's phone falls back to its heartbeat's re-read
+        assert phone.wait_version(version) == version
 
         private_redis.start()
         restarted = time.monotonic()
@@ -505,7 +509,7 @@ def test_redis_stopped_and_restarted_with_two_workers(pg_url, private_redis, ser
             assert "Exception on" not in server.errors_logged()  # Flask's line for a 500
     finally:
         phone.close()
-    record("redis_restart", recovered_s=round(recovered_s, 2))
+    record("redis_restart", recovered_s=round(recovered_s, 2), fallback_s=round(fallback_s, 2), heartbeat_s=2)
 
 
 def test_postgresql_restarted_mid_night(private_pg, servers):
@@ -610,3 +614,77 @@ def test_a_phone_offline_for_ten_minutes_comes_back_to_the_right_state(tmp_path,
     assert (now["level"], now["remaining_ms"]) == (shown.level_number, shown.remaining_ms)
     record("phone_offline_ten_minutes", level_before=before["level"], level_after=now["level"],
            versions_missed=back_version - version)
+
+
+# --- backup and restore on PostgreSQL (the SQLite side is in tests/web/test_backup.py) ----------
+
+def snapshot(url: str) -> dict[str, list[tuple]]:
+    """Every table's rows, in order: two databases with the same snapshot hold the same league."""
+    with psycopg.connect(url) as connection:
+        tables = [name for (name,) in connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")]
+        return {table: connection.execute(f'SELECT * FROM "{table}" ORDER BY 1').fetchall()  # noqa: S608
+                for table in tables}
+
+
+def cli(url: str, *args: str):
+    """`flask league …` on an app over `url`."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        result = app.test_cli_runner().invoke(args=["league", *args])
+        db.session.remove()
+        db.engine.dispose()
+    return result
+
+
+@pytest.fixture
+def second_pg_url():
+    """Another fresh (empty: no tables) database on the shared server, dropped afterwards."""
+    name = "shuffleup_test_restore_" + os.urandom(5).hex()
+    with psycopg.connect(PG, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    yield PG.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(PG, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def test_backup_of_a_live_night_and_restore_on_postgresql(pg_url, second_pg_url, tmp_path):  # noqa: F811
+    """pg_dump of a night while a host action's transaction is open holds the committed night
+    exactly; restored into an empty database it is the same night; a restore onto a league is
+    refused without --replace and puts the backup back with it."""
+    from tests.conftest import login
+    from tests.web.test_check_in import host_op
+    event_id = seed_night(pg_url)
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": pg_url})
+    with app.app_context():
+        client = app.test_client()
+        login(client, "host", "pw-host")
+        night = types.SimpleNamespace(id=event_id)
+        for name in ("Ann Lee", "Bo Chan", "Cy Park"):
+            assert host_op(client, night, "join", name=name, adult="yes").status_code == 200
+        db.session.remove()
+        db.engine.dispose()
+
+    writer = psycopg.connect(pg_url)  # a host action being written at the moment of the backup
+    writer.execute("UPDATE events SET clock_version = clock_version + 1")
+    committed = snapshot(pg_url)
+    backup = tmp_path / "night.dump"
+    try:
+        result = cli(pg_url, "backup", str(backup))
+    finally:
+        writer.commit()
+        writer.close()
+    assert result.exit_code == 0, result.output
+    assert "Backed up the postgresql database" in result.output
+
+    result = cli(second_pg_url, "restore", str(backup))
+    assert result.exit_code == 0, result.output
+    assert snapshot(second_pg_url) == committed
+    assert committed["members"] and committed["entries"]
+
+    refused = cli(pg_url, "restore", str(backup))
+    assert refused.exit_code != 0 and "add --replace" in refused.output
+    assert snapshot(pg_url) != committed  # the write after the backup is still there: nothing restored
+    replaced = cli(pg_url, "restore", str(backup), "--replace")
+    assert replaced.exit_code == 0, replaced.output
+    assert snapshot(pg_url) == committed
