@@ -331,6 +331,16 @@ class Stream:
                 return message[0]
         return None
 
+    def heartbeats(self, count: int, deadline_s: float = WAIT_S) -> bool:
+        """Whether `count` heartbeats arrive (each one after the stream's catch-up read) by the deadline."""
+        deadline = time.monotonic() + deadline_s
+        while count and time.monotonic() < deadline:
+            line = self.response.fp.readline().decode()
+            if not line:
+                return False
+            count -= line.startswith(": heartbeat")
+        return count == 0
+
     def close(self) -> None:
         self.connection.close()
 
@@ -517,7 +527,7 @@ def test_postgresql_restarted_mid_night(private_pg, servers):
     started again. Meanwhile every request is refused with 503 and a reason (no 500) and nothing is
     written; once it is back the same app process serves again, no restart, nothing lost."""
     event_id = seed_night(private_pg.url)
-    server = servers(private_pg.url)
+    server = servers(private_pg.url, HEARTBEAT_S=1)  # the stream re-reads the clock every second
     (worker,) = server.worker_pids()
     host = Browser(server.base)
     assert host.login() == 200
@@ -525,6 +535,8 @@ def test_postgresql_restarted_mid_night(private_pg, servers):
     for name in ("Before One", "Before Two", "Before Three"):
         assert host.join(event_id, name)[0] == 200
     phone = Browser(server.base)
+    screen = Stream(server.port, event_id)  # a TV's clock stream, open through the outage
+    assert screen.next_message() is not None
 
     private_pg.stop()
     outage = {
@@ -540,6 +552,7 @@ def test_postgresql_restarted_mid_night(private_pg, servers):
         server.first_error()
     assert "not answering" in outage["host page"][1] and "Nothing was changed" in outage["join"][1]
     assert json.loads(outage["health"][1]) == {"database": "down", "redis": "not configured"}
+    assert screen.heartbeats(3)  # the TV's stream stays open, its re-reads failing quietly meanwhile
 
     private_pg.start()
     restarted = time.monotonic()
@@ -547,6 +560,10 @@ def test_postgresql_restarted_mid_night(private_pg, servers):
     recovered_s = time.monotonic() - restarted
     assert host.join(event_id, "After Restart")[0] == 200
     assert server.worker_pids() == [worker]  # the same process: no restart
+    try:  # the TV's stream lived through it and shows the join made after
+        assert screen.wait_version(host.version(event_id)) == host.version(event_id)
+    finally:
+        screen.close()
 
     with psycopg.connect(private_pg.url) as check:
         names = {name for (name,) in check.execute(

@@ -101,6 +101,20 @@ def test_a_logged_in_host_while_the_database_goes_down_gets_503s(app, client, ni
     assert "During Outage" not in client.get(f"/host/events/{night.id}/players").get_data(as_text=True)
 
 
+def test_a_streams_catch_up_read_during_an_outage_is_skipped_not_fatal(app, night, monkeypatch):
+    from blueprints.live import _stored_version
+    assert _stored_version(app, night.id) == night.clock_version
+    db.session.remove()
+    db.engine.dispose()
+
+    def refused(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+    monkeypatch.setattr(sqlite3.dbapi2, "connect", refused)
+    assert _stored_version(app, night.id) is None  # the stream sends its heartbeat and waits on
+    monkeypatch.undo()
+    assert _stored_version(app, night.id) == night.clock_version
+
+
 def test_only_outages_count_as_a_service_down():
     assert health.service_down(exc.OperationalError("SELECT 1", {}, Exception("server closed the connection")))
     assert health.service_down(exc.DBAPIError("SELECT 1", {}, Exception("gone"), connection_invalidated=True))
