@@ -705,3 +705,21 @@ def test_backup_of_a_live_night_and_restore_on_postgresql(pg_url, second_pg_url,
     replaced = cli(pg_url, "restore", str(backup), "--replace")
     assert replaced.exit_code == 0, replaced.output
     assert snapshot(pg_url) == committed
+
+
+def medians(path: Path = FIGURES) -> dict[str, dict[str, float]]:
+    """Each test's figures over the runs recorded in test-artifacts/faults.jsonl: the median of each
+    number (docs/reliability.md), with the count of runs."""
+    import statistics
+    runs: dict[str, list[dict]] = {}
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        runs.setdefault(row.pop("test"), []).append(row)
+    return {test: {"runs": len(rows), **{key: statistics.median(row[key] for row in rows) for key in rows[0]
+                                         if isinstance(rows[0][key], int | float) and not isinstance(rows[0][key], bool)}}
+            for test, rows in runs.items()}
+
+
+if __name__ == "__main__":  # .venv/bin/python -m tests.services.test_faults
+    for test, figures in medians().items():
+        print(test, json.dumps(figures))
