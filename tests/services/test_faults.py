@@ -351,14 +351,45 @@ def sqlite_url(tmp_path) -> str:
 
 # --- the faults ----------------------------------------------------------------------------------
 
-def test_kill_9_of_a_worker_mid_burst_loses_no_acknowledged_action(tmp_path, servers):
+class Database:
+    """Plain SQL on the league's database, whichever kind, from outside the app."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy import create_engine
+
+        from wiring.settings import database_url
+        self.engine = create_engine(database_url(url))
+
+    def rows(self, sql: str, **params) -> list[tuple]:
+        from sqlalchemy import text
+        with self.engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(text(sql), params)]
+
+    def one(self, sql: str, **params) -> tuple:
+        (row,) = self.rows(sql, **params)
+        return row
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def night_database(request, tmp_path):
+    """The league's database for the burst: an SQLite file (WAL, a laptop's set-up) or a fresh
+    PostgreSQL database on the shared server (a hosted league's)."""
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path)
+    return request.getfixturevalue("pg_url")
+
+
+def test_kill_9_of_a_worker_mid_burst_loses_no_acknowledged_action(night_database, servers):
     """Four phones of one night's host check in new players as fast as the app answers, while the
     host of a second night taps +1 min / -1 min on its paused clock; the worker is killed with
     SIGKILL in the middle, gunicorn starts a new one and the phones carry on. Every join the app
     acknowledged is in the database, none twice; the clock holds exactly the taps that were
     committed: every acknowledged one, and the one in flight at the kill if (and only if) the
     clock's version says it was. (Two nights, so that the joins never make a clock tap stale.)"""
-    url = sqlite_url(tmp_path)
+    url = night_database
     event_id = seed_night(url)
     clock_id = seed_night(url, league="Clock Night", username="host2")
     server = servers(url)
@@ -366,9 +397,9 @@ def test_kill_9_of_a_worker_mid_burst_loses_no_acknowledged_action(tmp_path, ser
     assert clock_host.login("host2") == 200
     assert clock_host.tap(clock_id, "start")[0] == 200
     assert clock_host.tap(clock_id, "pause")[0] == 200
-    database = sqlite3.connect(tmp_path / "league.db")
-    elapsed_before, index_before, version_before = database.execute(
-        "SELECT clock_item_elapsed_ms, clock_index, clock_version FROM events WHERE id = ?", (clock_id,)).fetchone()
+    database = Database(url)
+    elapsed_before, index_before, version_before = database.one(
+        "SELECT clock_item_elapsed_ms, clock_index, clock_version FROM events WHERE id = :id", id=clock_id)
 
     acknowledged, attempted = set(), set()
     taps = {"acknowledged": 0, "unanswered": 0, "committed_unanswered": 0, "minutes": 0}
@@ -442,13 +473,12 @@ def test_kill_9_of_a_worker_mid_burst_loses_no_acknowledged_action(tmp_path, ser
             thread.join(WAIT_S)
     assert not failures, failures
 
-    present = [name for (name,) in database.execute(
-        "SELECT m.name FROM entries e JOIN members m ON m.id = e.member_id WHERE e.event_id = ?", (event_id,))]
-    elapsed_after, index_after, version_after, running = database.execute(
-        "SELECT clock_item_elapsed_ms, clock_index, clock_version, clock_running_since_ms FROM events WHERE id = ?",
-        (clock_id,)).fetchone()
-    journalled = database.execute("SELECT count(*) FROM actions WHERE event_id = ? AND kind = 'join'",
-                                  (event_id,)).fetchone()[0]
+    present = [name for (name,) in database.rows(
+        "SELECT m.name FROM entries e JOIN members m ON m.id = e.member_id WHERE e.event_id = :id", id=event_id)]
+    elapsed_after, index_after, version_after, running = database.one(
+        "SELECT clock_item_elapsed_ms, clock_index, clock_version, clock_running_since_ms FROM events WHERE id = :id",
+        id=clock_id)
+    (journalled,) = database.one("SELECT count(*) FROM actions WHERE event_id = :id AND kind = 'join'", id=event_id)
     database.close()
     lost = acknowledged - set(present)
     assert not lost, f"acknowledged joins lost: {sorted(lost)}"
@@ -462,7 +492,7 @@ def test_kill_9_of_a_worker_mid_burst_loses_no_acknowledged_action(tmp_path, ser
     phone = Browser(server.base)
     assert json.loads(phone.request(f"/api/events/{event_id}/clock")[1])["players_left"] == len(present)
     assert json.loads(phone.request(f"/api/events/{clock_id}/clock")[1])["state"]["item_elapsed_ms"] == elapsed_after
-    record("kill_9_mid_burst", joins_acknowledged=len(acknowledged), joins_acknowledged_before_kill=acknowledged_at_kill,
+    record(f"kill_9_mid_burst_{url.split(':')[0]}", joins_acknowledged=len(acknowledged), joins_acknowledged_before_kill=acknowledged_at_kill,
            joins_in_database=len(present), joins_lost=len(lost), clock_taps_acknowledged=taps["acknowledged"],
            clock_taps_unanswered=taps["unanswered"], clock_taps_committed_unanswered=taps["committed_unanswered"],
            clock_taps_lost=0)
