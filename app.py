@@ -21,13 +21,14 @@ def create_app(test_config=None):
 
     from live import notices
     from services import models  # noqa: F401  (registers the tables and the user loader)
-    from wiring import extensions, security
+    from wiring import extensions, logs, security
+    logs.init_app(app)  # first: its clock starts before any other hook runs
     extensions.init_app(app)
     security.init_app(app)
     notices.init_app(app)
 
-    from blueprints import api, auth, cli, filters, host, live, organiser, play
-    for blueprint in (auth.bp, organiser.bp, host.bp, play.bp, live.bp, api.bp):
+    from blueprints import api, auth, cli, filters, health, host, live, organiser, play
+    for blueprint in (auth.bp, organiser.bp, host.bp, play.bp, live.bp, api.bp, health.bp):
         app.register_blueprint(blueprint)
     filters.init_app(app)
     cli.init_app(app)

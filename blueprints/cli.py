@@ -178,6 +178,49 @@ def import_command(file):
     click.echo(f"Imported {summary.league}: {sum(summary.rows.values())} rows in {len(summary.rows)} tables.")
 
 
+# --- backup and restore (README "Running it for real", docs/deploy.md) ---------------------------
+
+def _known_revisions() -> set[str]:
+    """Every migration revision this code has (a backup's schema must be one of them)."""
+    from alembic.script import ScriptDirectory
+    from flask import current_app
+    config = current_app.extensions["migrate"].migrate.get_config()
+    return {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+
+
+@league_cli.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False))
+def backup_command(file):
+    """Write a backup of the whole league to FILE while the app keeps running: SQLite's online
+    backup (a consistent copy, writers not held up) or pg_dump's custom format on PostgreSQL."""
+    from services import backup
+    db.session.remove()
+    try:
+        backup.backup(db.engine, file)
+    except backup.BackupError as problem:
+        raise click.ClickException(f"{problem}; no backup was written") from None
+    click.echo(f"Backed up the {backup.kind_of(db.engine)} database to {file}.")
+
+
+@league_cli.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--replace", is_flag=True, help="Overwrite a database that already holds a league.")
+def restore_command(file, replace):
+    """Restore the league from a backup FILE (made by `league backup`): the file is checked first,
+    and a database that already holds anything is refused without --replace. Stop the app first."""
+    from services import backup
+    db.session.remove()
+    try:
+        found = backup.restore(db.engine, file, _known_revisions(), replace=replace)
+    except backup.BackupError as problem:
+        raise click.ClickException(f"{problem}; nothing was restored") from None
+    click.echo(f"Restored {file} (schema {found.revision}). Run `flask --app app db upgrade` "
+               "before serving if this version is newer than the backup.")
+
+
+# --- end of backup and restore -------------------------------------------------------------------
+
+
 def init_app(app) -> None:
     """Register the `league` command group."""
     app.cli.add_command(league_cli)

@@ -1,6 +1,7 @@
 """Live: the clock's server-sent events and JSON, and the time source (the league's data API is blueprints/api.py;
 its OpenAPI document describes these two JSON paths too, and answers every /api/ refusal as JSON)."""
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from sqlalchemy import exc
 
 from blueprints import event_or_404
 from live import notices
@@ -8,6 +9,7 @@ from live.announce import render_clock
 from live.payload import clock_payload
 from services import clocks
 from services.models import Event
+from wiring import health
 from wiring.extensions import db
 
 bp = Blueprint("live", __name__)
@@ -71,10 +73,7 @@ def clock_stream(event_id: int):
 
     def caught_up(version: int) -> int | None:
         """The stored version if it is newer than `version` (a notice lost on the way), else None."""
-        with app.app_context():
-            db.session.close()
-            current = db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))
-            db.session.close()
+        current = _stored_version(app, event_id)
         return current if current is not None and current > version else None
 
     def latest(version: int):
@@ -87,6 +86,21 @@ def clock_stream(event_id: int):
     phone = _hub_writes(request.environ, app)
     return Response(stream_with_context(stream()), mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _stored_version(app, event_id: int) -> int | None:
+    """The event's clock version as stored, for a stream's heartbeat catch-up; None while the
+    database is down (a restart mid-night): the stream stays open and catches up at a later beat."""
+    with app.app_context():
+        try:
+            db.session.close()
+            return db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))
+        except exc.SQLAlchemyError as problem:
+            if not health.service_down(problem):
+                raise
+            return None
+        finally:
+            db.session.remove()
 
 
 def _hub_writes(environ, app) -> notices.Phone | None:

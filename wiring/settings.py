@@ -33,6 +33,11 @@ class Defaults:
         "application/json", "image/svg+xml", "application/manifest+json",
     ]
     COMPRESS_MIN_SIZE = 256
+    # One JSON line per request on the `shuffleup.requests` logger (wiring/logs.py); SHUFFLEUP_REQUEST_LOG=0
+    # turns it off (nginx's own access log may be enough).
+    REQUEST_LOG = True
+    # How long a health check or a request waits for PostgreSQL or Redis before calling it down.
+    SERVICE_TIMEOUT_S = 3
 
 
 def database_url(url: str) -> str:
@@ -41,6 +46,19 @@ def database_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
+
+
+def server_engine_options(config) -> dict:
+    """A database server may restart in the middle of a night: test each pooled connection before
+    use (pool_pre_ping), so the first request after the restart gets a fresh one instead of an
+    error, and give up connecting after SERVICE_TIMEOUT_S (a request during an outage answers 503
+    at once; wiring/health.py) rather than hanging the host's phone."""
+    options = {"pool_pre_ping": True, **config.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
+    if config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        connect_args = {"connect_timeout": max(1, int(config.get("SERVICE_TIMEOUT_S") or 3)),
+                        **options.get("connect_args", {})}
+        options["connect_args"] = connect_args
+    return options
 
 
 def finish(app) -> None:
@@ -52,6 +70,8 @@ def finish(app) -> None:
     if not config.get("SQLALCHEMY_DATABASE_URI"):
         config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "league.db")
     config["SQLALCHEMY_DATABASE_URI"] = database_url(config["SQLALCHEMY_DATABASE_URI"])
+    if not config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = server_engine_options(config)
     redis_url = os.environ.get("REDIS_URL") if not config.get("TESTING") else None
     if redis_url:
         config["REDIS_URL"] = redis_url

@@ -1,0 +1,50 @@
+"""Health: the endpoint a load balancer or monitor polls, and the 503 every request gets while
+the database is down (instead of a 500), so a PostgreSQL restart mid-night costs a "try again"."""
+import contextlib
+
+from flask import Blueprint, current_app, jsonify, make_response, request
+from sqlalchemy import exc
+
+from blueprints import is_htmx
+from wiring import health
+from wiring.extensions import db
+
+bp = Blueprint("health", __name__)
+RETRY_AFTER_S = 5
+
+
+@bp.route("/healthz")
+def healthz():
+    """200 with each service's state when the app can serve, else 503 naming what is down
+    ({"database": "ok", "redis": "down"}). No login: it tells nothing about the league."""
+    states = health.check()
+    response = jsonify(states)
+    response.status_code = 200 if health.healthy(states) else 503
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.app_errorhandler(exc.DBAPIError)
+@bp.app_errorhandler(exc.DisconnectionError)
+@bp.app_errorhandler(exc.TimeoutError)
+def database_down(error):
+    """The database is unreachable or restarting: this request is refused whole (its transaction
+    rolled back, nothing written) with 503 and a Retry-After; the next one after the database is
+    back gets a fresh connection (pool_pre_ping). Any other database error is a bug: re-raised."""
+    if not health.service_down(error):
+        raise error
+    with contextlib.suppress(Exception):  # the connection is gone; the session is discarded at teardown
+        db.session.rollback()
+    message = "The league's database is not answering just now. Nothing was changed: try again in a few seconds."
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        response = jsonify({"error": message})
+    else:
+        # Straight from the template, without the context processors: Flask-Login's would ask the
+        # database who is logged in, and the database is what is down.
+        page = "health/_unavailable.html" if is_htmx() else "health/unavailable.html"
+        template = current_app.jinja_env.get_template(page)
+        response = make_response(template.render(message=message, retry=request.method == "GET"))
+    response.status_code = 503
+    response.headers["Retry-After"] = str(RETRY_AFTER_S)
+    response.headers["Cache-Control"] = "no-store"
+    return response
