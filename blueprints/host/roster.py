@@ -311,6 +311,8 @@ def _bust_hand(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
 def _disqualify(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PTS-5, R-MEM-2, R-CHIP-3: a disqualification, with its reason; the chips they had (or,
     blank, the average stack) leave play."""
+    if not (arg or form.get("dq_entry")):
+        raise Refused("Pick the player to disqualify.")
     entry = _entry(event, arg or form.get("dq_entry"))
     chips = blank_or_whole_number(form.get("dq_chips"),
                                   "Give the chips they had as a whole number, or leave it blank.")

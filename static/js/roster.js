@@ -50,7 +50,7 @@
     const kinds = [...roster.querySelectorAll("input[name=kind]")];
     const picked = kinds.find(k => k.value === kind) || kinds.find(k => k.checked) || kinds[0];
     if (picked) { picked.checked = true; kind = picked.value; }
-    const words = picked ? picked.nextSibling.textContent.trim() : "";
+    const words = picked ? picked.dataset.label : "";
     for (const row of roster.querySelectorAll(".seats > li")) {
       const name = nameOf(row), tick = row.querySelector("input[name=out]");
       const out = row.querySelector("button[value^='bust:']"), bonus = row.querySelector("button[value^='bonus:']");
@@ -83,7 +83,7 @@
     const row = tick.closest("li"), field = row.querySelector(`input[name="stack-${tick.value}"]`);
     if (tick.checked && !field) {
       const input = D.createElement("input");
-      Object.assign(input, { name: `stack-${tick.value}`, inputMode: "numeric", placeholder: "chips" });
+      Object.assign(input, { name: `stack-${tick.value}`, inputMode: "numeric", placeholder: "chips at the start of the hand" });
       input.setAttribute("aria-label", `${nameOf(row)}'s chips at the start of the hand`);
       tick.closest("label").after(input);
     } else if (field) {
@@ -98,8 +98,22 @@
     if (el.name === "kind") { kind = el.value; label(); }
     if (el.name === "out") chipsField(el);
   });
+  // The answer redraws the whole roster: keep the button tapped (or its row's next one) where the
+  // thumb is, not wherever the new page's heights put it. A refusal is app.js's to bring into view.
+  let anchor = null;
+  D.addEventListener("submit", e => {
+    const button = e.submitter;
+    anchor = button && button.closest("#players") && button.value
+      ? { value: button.value, top: button.getBoundingClientRect().top } : null;
+  }, true);
+  function keepPlace() {
+    const was = anchor;
+    anchor = null;
+    if (!was || D.getElementById("refusal")) return;
+    const button = [...D.querySelectorAll("#players button[name=op]")].find(b => b.value === was.value);
+    if (button) scrollBy(0, button.getBoundingClientRect().top - was.top);
+  }
   D.addEventListener("input", e => { if (e.target.matches && e.target.matches("[data-roster-filter]")) filter(); });
-  const ready = () => { label(); filter(); };
-  D.addEventListener("DOMContentLoaded", ready);
-  D.addEventListener("htmx:afterSettle", ready);
+  D.addEventListener("DOMContentLoaded", () => { label(); filter(); });
+  D.addEventListener("htmx:afterSettle", () => { label(); filter(); keepPlace(); });
 })();

@@ -184,15 +184,15 @@ def test_the_hosts_roster_follows_the_stream_not_a_poll(live_server, phone, scre
     screenshot(host, "roster-live-arrival")
 
     # Never while the host has a <details> open: it waits for it to close.
-    roster.locator("details.bonus summary").click()
-    expect(roster.locator("details.bonus")).to_have_attribute("open", "")
+    roster.locator("details.dq summary").click()
+    expect(roster.locator("details.dq")).to_have_attribute("open", "")
     heard = host.evaluate("clockMessages")
     eve = phone()
     check_in(eve, base, code, "Eve Stone")
     host.wait_for_function(f"clockMessages > {heard}")
     host.wait_for_timeout(2000)  # app.js looks again every 1.5 s while the details stay open
     expect(roster).not_to_contain_text("Eve Stone")
-    roster.locator("details.bonus summary").click()
+    roster.locator("details.dq summary").click()
     expect(roster).to_contain_text("Eve Stone")
     expect(roster.locator("h2", has_text="Arrivals")).to_have_text("Arrivals 2")
 
