@@ -77,20 +77,31 @@ def seat_token(entry: Entry) -> str:
 def seat_notice(entry: Entry, was: str | None) -> SeatNotice | None:
     """R-SEAT-1..4: what to tell a player whose phone last showed `was` (a seat_token): their first
     seat (R-SEAT-1 draw, a late arrival's seat), a move (R-SEAT-2 balancing, R-SEAT-3 a broken
-    table) or the final table (R-SEAT-4, everyone left at one table). None when the seat is the
-    same, the player has no seat (waiting, or out: the phone shows where they finished), or `was`
-    is missing or not a seat token (ignored, never an error)."""
+    table) or the final table (R-SEAT-4, everyone left at one table after the night had several).
+    A phone that never dismissed its first-seat alert still sends UNSEATED: at the final table it
+    hears "Final table", not "Your seat" again. None when the seat is the same, the player has no
+    seat (waiting, or out: the phone shows where they finished), or `was` is missing or not a seat
+    token (ignored, never an error)."""
     now = seat_token(entry)
     if not was or now == UNSEATED or was == now:
         return None
+    if was != UNSEATED:
+        table, dash, seat = was.partition("-")
+        if not (dash and len(was) <= 9 and table.isascii() and table.isdigit() and seat.isascii() and seat.isdigit()):
+            return None
+        if (int(table), int(seat)) == (entry.table_no, entry.seat_no):
+            return None
+    final = _at_the_final_table(entry)
     if was == UNSEATED:
-        return SeatNotice("drawn", entry.table_no, entry.seat_no)
-    table, dash, seat = was.partition("-")
-    if not (dash and len(was) <= 9 and table.isascii() and table.isdigit() and seat.isascii() and seat.isdigit()):
-        return None
-    if (int(table), int(seat)) == (entry.table_no, entry.seat_no):
-        return None
-    tables = db.session.scalar(db.select(func.count(func.distinct(Entry.table_no))).where(
-        Entry.event_id == entry.event_id, Entry.status == EntryStatus.PLAYING, Entry.table_no.is_not(None)))
-    return SeatNotice("final" if tables == 1 else "moved", entry.table_no, entry.seat_no)
+        return SeatNotice("final" if final else "drawn", entry.table_no, entry.seat_no)
+    return SeatNotice("final" if final else "moved", entry.table_no, entry.seat_no)
 
+
+def _at_the_final_table(entry: Entry) -> bool:
+    # R-SEAT-4: everyone still playing at one table, in a night that had more than one (the tables of
+    # players already out count: a one-table game never "moves to the final table").
+    playing, ever = db.session.execute(db.select(
+        func.count(func.distinct(Entry.table_no)).filter(Entry.status == EntryStatus.PLAYING),
+        func.count(func.distinct(Entry.table_no))).where(
+        Entry.event_id == entry.event_id, Entry.table_no.is_not(None))).one()
+    return playing == 1 and ever > 1
