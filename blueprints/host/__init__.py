@@ -5,11 +5,12 @@ every URL and `url_for("host.…")` is the same whichever module holds the view:
 - clock:  the clock's controls and the blind structure editor (R-CLOCK-1..4)
 - roster: check-in, seats, bonus chips, bust-outs, the deal and settling, each one journalled
           host action with Undo
+- ballot: pass the phone, a player's private deal ballot on the host's phone (R-PAY-2)
 
 base.py holds the blueprint, its login check and `my_event`; importing the view modules here is
 what adds their routes to it."""
 
-from blueprints.host import clock, nights, roster
+from blueprints.host import ballot, clock, nights, roster
 from blueprints.host.base import bp
 
-__all__ = ["bp", "clock", "nights", "roster"]
+__all__ = ["ballot", "bp", "clock", "nights", "roster"]
