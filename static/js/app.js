@@ -39,8 +39,7 @@
 
   // The host's roster refetches when the clock stream brings a newer version, never while the host
   // is typing, has a <details> open or unsent ticks (a refresh would lose them); then it looks again.
-  // A [data-sticky] choice (the one-tap bonus kind) survives a refresh (roster.js): it never holds one.
-  const changed = el => el.hasAttribute("data-sticky") ? false : el.type === "checkbox" || el.type === "radio" ? el.checked !== el.defaultChecked
+  const changed = el => el.type === "checkbox" || el.type === "radio" ? el.checked !== el.defaultChecked
     : el.tagName === "SELECT" ? el.selectedIndex !== Math.max(0, [...el.options].findIndex(o => o.defaultSelected))
     : el.type !== "hidden" && el.value !== el.defaultValue;
   window.shuffleupRosterBusy = () => !!D.querySelector("#players details[open], #players :is(input, select, textarea):focus")

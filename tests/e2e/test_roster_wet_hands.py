@@ -23,7 +23,7 @@ def test_the_roster_by_table_and_seat_found_in_two_keystrokes(live_server, phone
     seed_players(live_server.app, event_id, league_id, NAMES)
     host = open_roster(phone, live_server.url, event_id)
     roster = host.locator("#players")
-    expect(roster.locator(".table-card h3")).to_have_text("Seats not drawn yet 22")
+    expect(roster.locator(".seat-group h3")).to_have_text("Seats not drawn yet 22")
     roster.get_by_role("button", name="Draw seats").click()
     expect(roster.locator(".flash")).to_have_text("Seats drawn")
 

@@ -36,7 +36,7 @@
       row.hidden = !show;
       if (show) found += 1;
     }
-    for (const card of roster.querySelectorAll(".table-card")) {
+    for (const card of roster.querySelectorAll(".seat-group")) {
       card.hidden = !!query && !card.querySelector(".roster > li:not([hidden])");
     }
     const said = D.querySelector("[data-roster-found]");
@@ -49,6 +49,8 @@
     if (!roster) return;
     const kinds = [...roster.querySelectorAll("input[name=kind]")];
     const picked = kinds.find(k => k.value === kind) || kinds.find(k => k.checked) || kinds[0];
+    // The pick counts as the radios' default, so app.js never takes it for unsent input (busy).
+    for (const k of kinds) k.defaultChecked = k === picked;
     if (picked) { picked.checked = true; kind = picked.value; }
     const words = picked ? picked.dataset.label : "";
     for (const row of roster.querySelectorAll(".seats > li")) {
