@@ -5,10 +5,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from sqlalchemy import func
-
 from league.statuses import EntryStatus
-from services.models import Entry, Event
+from services.models import Action, Entry, Event
 from wiring.extensions import db
 
 SEAT_BUCKETS = 64  # entries hash into buckets by id: a phone compares its own bucket only
@@ -24,10 +22,24 @@ UNSEATED = "unseated"  # seat_token for a phone that shows no seat (waiting, not
 _SEAT_ROWS = db.select(Entry.id, Entry.status, Entry.table_no, Entry.seat_no, Entry.position, Entry.penalty_until)
 
 
-def _seat_prefix(event: Event) -> str:
+def _seat_prefix(event: Event, final: bool) -> str:
     # The event's status and deal state go into every bucket: they change what every phone shows
-    # (the points once settled, "Vote on the deal"), and only a few times a night.
-    return f"{event.status},{event.deal_status};"
+    # (the points once settled, "Vote on the deal"), and only a few times a night. So does the final
+    # table (R-SEAT-4): a phone still showing an old alert hears "Final table" even when its seat
+    # stays the same.
+    return f"{event.status},{event.deal_status},{'final' if final else ''};"
+
+
+# The journal's kind for R-SEAT-4's redraw (the roster's "Draw the final table").
+FINAL_TABLE_ACTION = "final"
+
+
+def _final_table_on(event_id: int) -> bool:
+    # R-SEAT-4: the final table has been drawn (and not undone). Not "everyone at one table": a night
+    # small enough for one table was drawn there and never "moves to the final table".
+    drawn = db.select(Action.id).where(Action.event_id == event_id, Action.kind == FINAL_TABLE_ACTION,
+                                       Action.undone_at.is_(None)).limit(1)
+    return db.session.scalar(drawn) is not None
 
 
 def _bucket_hash(prefix: str, rows) -> str:
@@ -47,7 +59,7 @@ def seat_digest(event: Event, entries: list | None = None) -> str:
     buckets: list[list] = [[] for _ in range(SEAT_BUCKETS)]
     for row in rows:
         buckets[row[0] % SEAT_BUCKETS].append(row)
-    prefix = _seat_prefix(event)
+    prefix = _seat_prefix(event, _final_table_on(event.id))
     return "".join(_bucket_hash(prefix, rows) for rows in buckets)
 
 
@@ -57,7 +69,7 @@ def seat_bucket(entry: Entry) -> tuple[int, str]:
     index = entry.id % SEAT_BUCKETS
     rows = db.session.execute(_SEAT_ROWS.where(Entry.event_id == entry.event_id,
                                                Entry.id % SEAT_BUCKETS == index).order_by(Entry.id))
-    return index, _bucket_hash(_seat_prefix(entry.event), rows)
+    return index, _bucket_hash(_seat_prefix(entry.event, _final_table_on(entry.event_id)), rows)
 
 
 @dataclass(frozen=True)
@@ -79,20 +91,22 @@ def seat_token(entry: Entry) -> str:
 def seat_notice(entry: Entry, was: str | None) -> SeatNotice | None:
     """R-SEAT-1..4: what to tell a player whose phone last showed `was` (a seat_token): their first
     seat (R-SEAT-1 draw, a late arrival's seat), a move (R-SEAT-2 balancing, R-SEAT-3 a broken
-    table) or the final table (R-SEAT-4, everyone left at one table). None when the seat is the
-    same, the player has no seat (waiting, or out: the phone shows where they finished), or `was`
-    is missing or not a seat token (ignored, never an error)."""
+    table) or the final table (R-SEAT-4, once its redraw is in the journal and not undone).
+    A phone that never dismissed its first-seat alert still sends UNSEATED: at the final table it
+    hears "Final table", not "Your seat" again. None when the seat is the same, the player has no
+    seat (waiting, or out: the phone shows where they finished), or `was` is missing or not a seat
+    token (ignored, never an error)."""
     now = seat_token(entry)
     if not was or now == UNSEATED or was == now:
         return None
+    if was != UNSEATED:
+        table, dash, seat = was.partition("-")
+        if not (dash and len(was) <= 9 and table.isascii() and table.isdigit() and seat.isascii() and seat.isdigit()):
+            return None
+        if (int(table), int(seat)) == (entry.table_no, entry.seat_no):
+            return None
+    final = _final_table_on(entry.event_id)
     if was == UNSEATED:
-        return SeatNotice("drawn", entry.table_no, entry.seat_no)
-    table, dash, seat = was.partition("-")
-    if not (dash and len(was) <= 9 and table.isascii() and table.isdigit() and seat.isascii() and seat.isdigit()):
-        return None
-    if (int(table), int(seat)) == (entry.table_no, entry.seat_no):
-        return None
-    tables = db.session.scalar(db.select(func.count(func.distinct(Entry.table_no))).where(
-        Entry.event_id == entry.event_id, Entry.status == EntryStatus.PLAYING, Entry.table_no.is_not(None)))
-    return SeatNotice("final" if tables == 1 else "moved", entry.table_no, entry.seat_no)
+        return SeatNotice("final" if final else "drawn", entry.table_no, entry.seat_no)
+    return SeatNotice("final" if final else "moved", entry.table_no, entry.seat_no)
 

@@ -2,6 +2,8 @@
 and windows, or refused with the reason unless the host overrides (recorded as a ruling)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from league import chips, night
 from league.statuses import STILL_IN, EntryStatus
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
@@ -48,3 +50,65 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
     journal.created(claim)
     return decision.chips
 
+
+
+class KindNow(NamedTuple):
+    """One bonus kind the event type takes (R-CHIP-1), its chips, and whether its window is open
+    now (R-CHIP-2): a closed kind is still offered, for the host's override."""
+    kind: str
+    label: str
+    chips: int
+    open: bool
+
+
+def kinds_now(event: Event) -> list[KindNow]:
+    """R-CHIP-1/2: the bonus kinds this event type takes (a kind worth 0 is not taken), in the
+    rule's order, each open or outside its window now."""
+    view = clock_view(event)
+    values = bonus_values(event)
+    found = []
+    for kind in chips.BONUS_KINDS:
+        try:
+            decision = night.decide_bonus(kind, event.event_type, values, view if view.started else None, ())
+        except ValueError:  # a league setting gone wrong: the claim itself says why
+            continue
+        if decision.accepted or decision.reason == night.WINDOW_REFUSAL:
+            chip_value = decision.chips or night.override_bonus(kind, values or chips.DEFAULT_BONUS_VALUES.get(
+                event.event_type, {})).chips
+            found.append(KindNow(kind, chips.BONUS_LABELS[kind], chip_value, decision.accepted))
+    return found
+
+
+def claimed_kinds(event: Event) -> dict[int, set[str]]:
+    """R-CHIP-1: the bonus kinds each entry of the night already has (one of each per player)."""
+    rows = db.session.execute(db.select(BonusClaim.entry_id, BonusClaim.kind).join(Entry).where(
+        Entry.event_id == event.id))
+    found: dict[int, set[str]] = {}
+    for entry_id, kind in rows:
+        found.setdefault(entry_id, set()).add(kind)
+    return found
+
+
+def claim_for_everyone(event: Event, kind: str, journal: Journal, *, user_id: int | None = None) -> tuple[int, int]:
+    """R-CHIP-1/2: a food or drink bonus for every player in the game who has not had one tonight
+    (each player once), as one action; refused, nothing written, outside the window (no override
+    for everyone at once: the host overrides player by player). Returns (players, chips each)."""
+    if kind not in night.WINDOWED_BONUSES:
+        raise Refused("Only food and drink bonuses go to everyone at once.")
+    view = clock_view(event)
+    decision = night.decide_bonus(kind, event.event_type, bonus_values(event), view if view.started else None, ())
+    if not decision.accepted:
+        raise Refused(decision.reason)
+    claimed = claimed_kinds(event)
+    players = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
+                                                        Entry.status == EntryStatus.PLAYING)).all()
+    due = [entry for entry in players if kind not in claimed.get(entry.id, set())]
+    if not due:
+        label = chips.BONUS_LABELS[kind].lower()
+        raise Refused(f"Everyone in the game already has a {label} bonus." if players else "Nobody is in the game yet.")
+    claims = [BonusClaim(entry_id=entry.id, kind=kind, chips=decision.chips, user_id=user_id) for entry in due]
+    db.session.add_all(claims)
+    db.session.flush()
+    for claim in claims:
+        journal.created(claim)
+    return len(claims), decision.chips

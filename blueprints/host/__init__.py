@@ -7,11 +7,12 @@ every URL and `url_for("host.…")` is the same whichever module holds the view:
           host action with Undo
 - floor:  warnings and penalties for one player (R-PEN), and the roster's re-entry and rebuy (R-ENTRY)
 - correct: a settled night corrected and settled again (a ruling, with Undo)
+- ballot: pass the phone, a player's private deal ballot on the host's phone (R-PAY-2)
 
 base.py holds the blueprint, its login check and `my_event`; importing the view modules here is
 what adds their routes to it."""
 
-from blueprints.host import clock, correct, floor, nights, roster
+from blueprints.host import ballot, clock, correct, floor, nights, roster
 from blueprints.host.base import bp
 
-__all__ = ["bp", "clock", "correct", "floor", "nights", "roster"]
+__all__ = ["ballot", "bp", "clock", "correct", "floor", "nights", "roster"]

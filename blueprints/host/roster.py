@@ -49,6 +49,46 @@ def _roster(event: Event, entries: list[Entry]):
     return by_status
 
 
+class SeatGroup(NamedTuple):
+    """One block of the roster's players in the game: a table (its players by seat), or those not
+    seated yet (seat None)."""
+    table: int | None
+    title: str
+    rows: list[tuple[int | None, Entry]]
+
+
+def _seat_groups(playing: list[Entry]) -> list[SeatGroup]:
+    """R-SEAT: the players in the game as the table map has them, Table 1 seat 1 first; then the
+    players not seated yet (before the draw), by name."""
+    tables: dict[int, list[tuple[int | None, Entry]]] = {}
+    unseated: list[tuple[int | None, Entry]] = []
+    for entry in playing:
+        if entry.table_no:
+            tables.setdefault(entry.table_no, []).append((entry.seat_no, entry))
+        else:
+            unseated.append((None, entry))
+    groups = [SeatGroup(table, f"Table {table}", sorted(rows, key=lambda r: r[0] or 0))
+              for table, rows in sorted(tables.items())]
+    if unseated:
+        groups.append(SeatGroup(None, "Not seated yet" if tables else "Seats not drawn yet",
+                                sorted(unseated, key=lambda r: r[1].member.name.casefold())))
+    return groups
+
+
+# The one-tap bonus buttons' words (R-CHIP-1), short enough for a row on a 390 px phone.
+SHORT_LABELS = {"membership": "Card", "food": "Food", "drink": "Drink", "early_registration": "Early",
+                "promotional": "Promo"}
+
+
+def _bonus_now(kinds: list[bonuses.KindNow], tapped: str) -> str:
+    """The kind the one-tap buttons give: the one the host just used, else the first open now."""
+    posted = request.form.get("kind", "") if tapped.startswith("bonus") else ""
+    known = [k.kind for k in kinds]
+    if posted in known:
+        return posted
+    return next((k.kind for k in kinds if k.open), known[0] if known else "")
+
+
 Form = MultiDict[str, str]
 
 
@@ -89,7 +129,15 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
     zone = event.league.zone()
     recent = [(action, action.at.replace(tzinfo=dt.UTC).astimezone(zone).strftime("%H:%M"))
               for action in journal.recent_actions(event)]
-    return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=_roster(event, entries),
+    roster = _roster(event, entries)
+    kinds = bonuses.kinds_now(event) if event.status != EventStatus.SETTLED else []
+    ticked = set(request.form.getlist("out")) if error and tapped == "bust_hand" else set()
+    dq_entry = next((e for e in entries if str(e.id) == request.form.get("dq_entry")), None) if error else None
+    return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=roster,
+                            groups=_seat_groups(roster.get("playing", [])), claimed=bonuses.claimed_kinds(event),
+                            kinds=kinds, bonus_now=_bonus_now(kinds, tapped), short_labels=SHORT_LABELS,
+                            for_everyone=night.WINDOWED_BONUSES, ticked=ticked,
+                            dq_name=dq_entry.member.name if dq_entry else "",
                             players_left=field.players_left(event, entries), last=journal.last_action(event),
                             provisional=places.provisional(event, entries),
                             recent=recent,
@@ -97,7 +145,6 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
                             prizes=field.prize_table(event, entries),
                             ticketed=results.ticketed(event) if event.status == EventStatus.SETTLED else set(),
                             ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
-                            bonus_kinds=BONUS_LABELS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
                             error=error, message=message, status=status, tapped=tapped, override=override)
 
@@ -266,6 +313,8 @@ def _bust_hand(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
 def _disqualify(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PTS-5, R-MEM-2, R-CHIP-3: a disqualification, with its reason; the chips they had (or,
     blank, the average stack) leave play."""
+    if not (arg or form.get("dq_entry")):
+        raise Refused("Pick the player to disqualify.")
     entry = _entry(event, arg or form.get("dq_entry"))
     chips = blank_or_whole_number(form.get("dq_chips"),
                                   "Give the chips they had as a whole number, or leave it blank.")
@@ -313,6 +362,14 @@ def _bonus(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
     kind = form.get("kind", "")
     chips = bonuses.claim_bonus(event, entry, kind, log, override_reason=form.get("why", ""), user_id=current_user.id)
     return f"{entry.member.name}: {BONUS_LABELS.get(kind, kind)} bonus +{chips:,}"
+
+
+@roster_action("bonus_all")
+def _bonus_all(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-CHIP-1/2: food (or drink) for everyone at the start of play or in the major break: one
+    action, each player in the game once; refused outside the window, with the reason."""
+    players, chips = bonuses.claim_for_everyone(event, arg, log, user_id=current_user.id)
+    return f"{BONUS_LABELS[arg]} bonus +{chips:,} for {players} player{'s' if players != 1 else ''}"
 
 
 @roster_action("deal")

@@ -14,6 +14,8 @@ DARK_BG = "#101418"
 # What the service worker precaches (cache-first afterwards); other static files are cached the
 # first time a page asks for them. Icons are left out: a phone on pub wifi should not pay for them.
 PRECACHE_SUFFIXES = (".css", ".js")
+# Host-only files (static/host/: the roster's script and styles) are not a player's to download.
+HOST_ONLY = "host/"
 # Templates whose output the worker caches (the offline page): they count in its version too.
 SHELL_TEMPLATES = ("base.html", "play/offline.html", "play/sw.js")
 
@@ -30,7 +32,7 @@ def app_shell(app, static_folder: str | None = None) -> dict:
             relative = os.path.relpath(path, static).replace(os.sep, "/")
             with open(path, "rb") as file:
                 digest.update(relative.encode() + b"\0" + file.read() + b"\0")
-            if name.endswith(PRECACHE_SUFFIXES):
+            if name.endswith(PRECACHE_SUFFIXES) and not relative.startswith(HOST_ONLY):
                 precache.append(relative)
     for name in SHELL_TEMPLATES:
         source, _, _ = app.jinja_loader.get_source(app.jinja_env, name)

@@ -240,6 +240,7 @@ class Page(HTMLParser):
         self._select: str | None = None
         self._option: list | None = None
         self._p: str | None = None
+        self._seat = False  # inside a row's seat number (<b>), not its name
         self.section = False
         self.feed(html)
         self.close()
@@ -248,6 +249,8 @@ class Page(HTMLParser):
         a = dict(attrs)
         if tag == "section" and a.get("id") == "players":
             self.section = True
+        elif tag == "b" and self._li:
+            self._seat = True
         elif tag == "li":
             self._li.append({"text": "", "ops": [], "out": None})
             self.items.append(self._li[-1])
@@ -267,7 +270,9 @@ class Page(HTMLParser):
             self.messages[self._p] = ""
 
     def handle_endtag(self, tag):
-        if tag == "li" and self._li:
+        if tag == "b":
+            self._seat = False
+        elif tag == "li" and self._li:
             self._li.pop()
         elif tag == "option" and self._option is not None:
             self.selects[self._select].append((self._option[0], self._option[1].strip()))
@@ -280,7 +285,7 @@ class Page(HTMLParser):
     def handle_data(self, data):
         if self._option is not None:
             self._option[1] += data
-        if self._li and not self._li[-1]["text"] and data.strip():
+        if self._li and not self._seat and not self._li[-1]["text"] and data.strip():
             self._li[-1]["text"] = data.strip()
         if self._p:
             self.messages[self._p] += data

@@ -52,16 +52,14 @@ def test_r_chip_2_a_refused_bonus_is_seen_where_the_host_tapped_and_overridden(l
     roster.get_by_role("button", name="Cy is out").click()
     expect(roster.locator(".flash")).to_have_text("Cy out in 3rd")
 
-    roster.locator("summary", has_text="Bonus chips").click()
-    roster.get_by_label("Player").first.select_option(label="Bob")
-    roster.get_by_label("Kind").select_option(label="Drink")
-    roster.get_by_role("button", name="Add bonus").click()
-    refusal = roster.locator("details.bonus #refusal[role=alert]")
+    roster.get_by_role("radio", name="Drink").check()   # outside its window now: "closed now"
+    roster.get_by_role("button", name="Drink bonus for Bob").click()
+    row = roster.locator(".seats > li", has=host.get_by_role("checkbox", name="Bob out in the same hand"))
+    refusal = row.locator("#refusal[role=alert]")
     expect(refusal).to_contain_text("only before play starts or during the major break")
     expect(roster.locator(".flash")).to_have_count(0)  # the old success message is gone
     assert in_view(host, "#refusal")
-    expect(roster.get_by_label("Player").first).to_have_value(roster.get_by_label("Player").first.locator(
-        "option", has_text="Bob").get_attribute("value"))  # what the host picked stays picked
+    expect(roster.get_by_role("radio", name="Drink")).to_be_checked()  # what the host picked stays picked
     reason = refusal.get_by_label("Reason for your ruling")
     expect(reason).to_be_focused()
     screenshot(host, "roster-refused-bonus")

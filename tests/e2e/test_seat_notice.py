@@ -184,15 +184,15 @@ def test_the_hosts_roster_follows_the_stream_not_a_poll(live_server, phone, scre
     screenshot(host, "roster-live-arrival")
 
     # Never while the host has a <details> open: it waits for it to close.
-    roster.locator("details.bonus summary").click()
-    expect(roster.locator("details.bonus")).to_have_attribute("open", "")
+    roster.locator("details.dq summary").click()
+    expect(roster.locator("details.dq")).to_have_attribute("open", "")
     heard = host.evaluate("clockMessages")
     eve = phone()
     check_in(eve, base, code, "Eve Stone")
     host.wait_for_function(f"clockMessages > {heard}")
     host.wait_for_timeout(2000)  # app.js looks again every 1.5 s while the details stay open
     expect(roster).not_to_contain_text("Eve Stone")
-    roster.locator("details.bonus summary").click()
+    roster.locator("details.dq summary").click()
     expect(roster).to_contain_text("Eve Stone")
     expect(roster.locator("h2", has_text="Arrivals")).to_have_text("Arrivals 2")
 
@@ -208,3 +208,39 @@ def test_the_hosts_roster_follows_the_stream_not_a_poll(live_server, phone, scre
     expect(roster.get_by_role("checkbox", name="Ann Lee out in the same hand")).to_be_checked()
     assert len(fetches) == 2
     check_fits(host, 390)
+
+
+def test_r_seat_4_a_phone_that_missed_its_seat_alert_gets_the_final_table_message(live_server, phone, screenshot):
+    """Ann never taps "Got it" on her first seat: when the final table is drawn her phone says
+    "Final table … Take your chips to", not "Your seat … Go to" again."""
+    league_id, event_id, code = seed_tonight(live_server.app)
+    base = live_server.url
+    seed_players(live_server.app, event_id, league_id, [f"Player {n:02d}" for n in range(11)])
+    ann = phone()
+    check_in(ann, base, code, "Ann Lee")
+    ann.goto(f"{base}/events/{event_id}")
+    me = ann.locator("[data-me]")
+    expect(ann.locator("[data-connection]")).to_have_text("Live")
+    host = open_roster(phone, base, event_id)
+    roster = host.locator("#players")
+    roster.get_by_role("button", name="Confirm").click()
+    expect(roster.locator(".flash")).to_have_text("Confirmed Ann Lee")
+    roster.get_by_role("button", name="Draw seats").click()
+    expect(roster.locator(".table-card")).to_have_count(2)
+    alert = me.get_by_role("alert")
+    expect(alert).to_contain_text("Your seat: Table")   # left up: the phone is in her pocket
+
+    for name in [n for n in seats(live_server.app, event_id) if n != "Ann Lee"][:2]:
+        host.once("dialog", lambda dialog: dialog.accept())
+        roster.get_by_role("button", name=f"{name} is out").click()
+        expect(roster.locator(".flash")).to_contain_text(f"{name} out in")
+    roster.get_by_role("button", name="Draw the final table").click()
+    expect(roster.locator(".flash")).to_have_text("Final table drawn")
+    _, seat = seats(live_server.app, event_id)["Ann Lee"]
+    expect(alert).to_contain_text(f"Final table: Table 1, Seat {seat}")
+    expect(alert).to_contain_text(f"Take your chips to table 1, seat {seat}.")
+    expect(alert).not_to_contain_text("Your seat")
+    expect(me.locator(".seat")).to_have_text(f"Table 1, seat {seat}")
+    screenshot(ann, "seat-final-after-missed-alert")
+    check_fits(ann, 390)
+    check_thumb(alert.get_by_role("button", name="Got it"))

@@ -95,7 +95,10 @@ def test_r_pen_1_a_missed_round_is_one_hand_per_player_at_the_table_times_the_ro
     # the host's roster shows who is on penalty and until when
     roster = html(client.get(f"/host/events/{night.id}/players"))
     assert re.search(rf'data-away aria-label="Floor: Cat, away until {back}">Away until {back}</a>', roster)
-    assert roster.count("data-away") == 1
+    assert roster.count("data-away") == 1 and roster.count("data-floor data-away") == 1
+    # every other row's Floor link is roster.js's, from the roster's base URL and the row's entry id
+    assert f'data-floor="/host/events/{night.id}/floor/"' in roster
+    assert floor_url(night, table_of_nine["Ann"]) not in roster
 
 
 def test_r_pen_2_the_return_time_follows_the_hands_per_hour_setting(client, night, table_of_nine):

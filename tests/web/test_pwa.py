@@ -58,8 +58,10 @@ def test_service_worker_from_the_site_root(app, client):
     shell = app.extensions["shuffleup_shell"]
     assert f'const VERSION = "{shell["version"]}";' in script
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
-    code = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "static").rglob("*") if p.suffix in (".css", ".js"))
+    code = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "static").rglob("*") if p.suffix in (".css", ".js")
+                  and p.relative_to(ROOT / "static").parts[0] != "host")  # the host's roster: not a player's
     assert sorted(precache) == sorted(["/" + path for path in code] + ["/offline"])
+    assert "/static/host/roster.js" not in precache and (ROOT / "static/host/roster.js").exists()
     assert {"/static/css/app.css", "/static/js/app.js", "/static/js/clock.js",
             "/static/vendor/htmx-2.0.11.min.js"} <= set(precache)
     # What it must never cache: fragments (HX-Request), /api/, the clock's stream.

@@ -38,19 +38,21 @@ def test_r_chip_2_a_bonus_outside_its_window_is_refused_beside_the_bonus_with_an
     roster = seat_players(client, night, ["Anna", "Bob"])
     bob = roster["Bob"]
     tap(client, night, "start")
-    refused = host_op(client, night, "bonus", bonus_entry=str(bob.id), kind="drink")
+    refused = host_op(client, night, f"bonus:{bob.id}", kind="drink")  # Bob's one-tap bonus, drink picked
     page = html(refused)
     assert refused.status_code == 422
     block = refusal(page)
     assert block and "only before play starts or during the major break" in block
     assert 'name="why" form="override" required' in block
-    # beside what was tapped: inside the bonus section, opened
-    assert re.search(r'<details class="bonus" open>.*value="bonus">Add bonus</button>\s*<div class="refusal"', page, re.S)
-    assert override_form(page) == {"csrf_token": override_form(page)["csrf_token"], "op": "bonus",
-                                   "bonus_entry": str(bob.id), "kind": "drink"}
+    # beside what was tapped: in Bob's row, right after his buttons; the kind he tapped stays picked
+    assert re.search(rf'value="bonus:{bob.id}">\+Drink</button><button name="op" value="bust:{bob.id}">Out</button>'
+                     r'\s*<div class="refusal"', page)
+    assert re.search(r'name="kind" value="drink"[^>]* checked', page)
+    assert override_form(page) == {"csrf_token": override_form(page)["csrf_token"], "op": f"bonus:{bob.id}",
+                                   "kind": "drink"}
     assert db.session.scalar(db.select(db.func.count()).select_from(BonusClaim)) == 0
     # the override re-posts the same op with the host's reason: accepted, recorded as a ruling
-    allowed = host_op(client, night, "bonus", bonus_entry=str(bob.id), kind="drink", why="Bar was shut")
+    allowed = host_op(client, night, f"bonus:{bob.id}", kind="drink", why="Bar was shut")
     assert allowed.status_code == 200 and "Bob: Drink bonus +" in html(allowed) and refusal(html(allowed)) is None
     ruling = db.session.scalar(db.select(Ruling).where(Ruling.kind == "bonus_override"))
     assert ruling.rule_id == "R-CHIP-2" and ruling.reason == "Bar was shut"

@@ -12,6 +12,7 @@ import pytest
 from live import seats as seat_digests
 from live.payload import clock_payload
 from services import field as night_field
+from services.models import Action
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op, join
 from tests.web.test_clock import tap
@@ -193,6 +194,61 @@ def test_r_seat_4_the_final_table_redraw_says_so(field, night):
     page = html(me(ann_phone, night, was=was))
     assert ALERT in page and f"Final table: Table 1, Seat {ann.seat_no}" in words(page)
     assert f"Take your chips to table 1, seat {ann.seat_no}." in page
+
+
+def test_r_seat_4_a_phone_that_missed_its_first_seat_alert_hears_final_table(field, night):
+    """Her phone never tapped "Got it" on her first seat, so it still sends `was=unseated`: at the
+    final table it says "Final table", never "Your seat … Go to" again."""
+    ann_phone, ann, host = field
+    first = html(me(ann_phone, night, was="unseated"))
+    assert f"Your seat: Table {ann.table_no}, Seat {ann.seat_no}" in words(first)
+    assert "was=unseated" in first  # the alert stays up: the phone keeps sending its old seat
+    for entry in [e for e in entries(night).values() if e.id != ann.id][:2]:
+        host_op(host, night, f"bust:{entry.id}")
+    assert host_op(host, night, "final").status_code == 200
+    ann = entries(night)["Ann Lee"]
+    page = words(html(me(ann_phone, night, was="unseated")))
+    assert f"Final table: Table 1, Seat {ann.seat_no}" in page
+    assert f"Take your chips to table 1, seat {ann.seat_no}." in page
+    assert "Your seat" not in page and "Go to table" not in page
+
+
+def test_r_seat_4_the_final_table_changes_every_bucket(field, night):
+    """Every phone refetches once when the final table forms, even one whose seat stays the same:
+    a phone still showing an old alert then says "Final table"."""
+    _, _, host = field
+    for entry in list(entries(night).values())[1:3]:
+        host_op(host, night, f"bust:{entry.id}")
+    before = clock_payload(night)["seats"]
+    assert host_op(host, night, "final").status_code == 200
+    db.session.expire_all()
+    after = clock_payload(db.session.get(type(night), night.id))["seats"]
+    assert changed(before, after) == set(range(seat_digests.SEAT_BUCKETS))  # the empty buckets too
+
+
+def test_r_seat_4_undoing_the_final_table_takes_its_message_back(field, night):
+    ann_phone, ann, host = field
+    for entry in [e for e in entries(night).values() if e.id != ann.id][:2]:
+        host_op(host, night, f"bust:{entry.id}")
+    assert host_op(host, night, "final").status_code == 200
+    final = db.session.scalar(db.select(Action).where(Action.kind == seat_digests.FINAL_TABLE_ACTION))
+    assert host_op(host, night, f"undo:{final.id}").status_code == 200
+    ann = entries(night)["Ann Lee"]
+    page = words(html(me(ann_phone, night, was="unseated")))
+    assert f"Your seat: Table {ann.table_no}, Seat {ann.seat_no}" in page and "Final table" not in page
+
+
+def test_r_seat_1_a_one_table_night_announces_the_first_seat_not_a_final_table(app, client, night):
+    ann_phone = app.test_client()
+    join(ann_phone, night, "Ann Lee")
+    login(client, "host", "pw-host")
+    host_op(client, night, f"confirm:{entries(night)['Ann Lee'].id}")
+    for name in ("Bea Park", "Cal Dunn"):
+        host_op(client, night, "join", name=name, adult="yes")
+    host_op(client, night, "draw")
+    host_op(client, night, f"bust:{entries(night)['Cal Dunn'].id}")
+    page = words(html(me(ann_phone, night, was="unseated")))
+    assert f"Your seat: Table 1, Seat {entries(night)['Ann Lee'].seat_no}" in page and "Final table" not in page
 
 
 def test_r_pts_5_busted_shows_the_finish_not_a_move(field, night):

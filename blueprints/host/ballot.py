@@ -1,0 +1,49 @@
+"""Pass the phone (R-PAY-2): a player without a phone votes on the deal on the host's phone. The
+host's screen becomes that player's private ballot (Yes or No, no one's votes shown), then hides
+the vote and goes back to the host."""
+
+from flask import redirect, render_template, request, url_for
+
+from blueprints import lock_event
+from blueprints.host.base import bp, my_event
+from live.announce import announce
+from services import Refused, deals, journal
+from services.field import deal_players
+from services.models import Entry, Event
+from wiring.extensions import db
+
+
+def _voter(event: Event, entry_id: int) -> Entry | None:
+    """The remaining player the host hands the phone to (None: not one of the deal's players)."""
+    return next((e for e in deal_players(event) if e.id == entry_id), None)
+
+
+@bp.route("/events/<int:event_id>/ballot/<int:entry_id>", methods=["GET", "POST"])
+def hand_the_phone(event_id: int, entry_id: int):
+    """R-PAY-2: one remaining player's secret ballot on the host's phone: the split offered and Yes
+    or No for them alone. Once cast the screen says only that the vote is in (never which), for the
+    player to hand the phone back; an agreed deal is journalled as on a player's own phone, so the
+    host can undo it; an open or void ballot never is."""
+    event = my_event(event_id)
+    entry = _voter(event, entry_id)
+    error = None
+    if request.method == "POST":
+        lock_event(event)  # R-PAY-2: the last "yes" must see every other vote
+        entry = _voter(event, entry_id)
+        log = journal.Journal(event, None, "deal_agreed", "Deal agreed by every player left")
+        try:
+            if entry is None:
+                raise Refused("There is no deal for this player to vote on.")
+            if deals.vote(event, entry, request.form.get("vote") == "yes", log) == "agreed":
+                log.record()
+        except Refused as refused:
+            db.session.rollback()
+            error = str(refused)
+        else:
+            db.session.commit()
+            announce(event)
+            return redirect(url_for("host.hand_the_phone", event_id=event.id, entry_id=entry_id, cast=1), 303)
+    cast = request.args.get("cast") == "1"
+    offer = deals.deal_offer(event) if entry is not None and event.deal_method else None
+    return render_template("host/ballot.html", event=event, entry=entry, offer=offer, players=deal_players(event),
+                           cast=cast, error=error), 422 if error else 200
