@@ -9,7 +9,7 @@ import datetime as dt
 import io
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import func
 
@@ -113,6 +113,25 @@ class MonthPack:
     ledger: pools.Ledger
     race: dict[str, list[tuple[dt.date, int]]] = field(default_factory=dict)  # player → (night, points so far)
     attendance: dict[str, list[tuple[dt.date, int]]] = field(default_factory=dict)  # venue → (night, players)
+    left_out: dict[str, int] = field(default_factory=dict)  # the printed pack: rows only in the CSV, by table
+
+
+# The printed pack (A4 page and PDF) lists the leaders, not a big league's every player: 741 players a
+# month would be 20 pages nobody reads and half a minute of WeasyPrint. The screen and the CSVs keep
+# every row; the page says how many are left out and where they are.
+PRINT_ROWS = 50
+
+
+def for_print(pack: MonthPack, rows: int | None = None) -> MonthPack:
+    """R-STD-1, R-FIN: the pack as printed: the standings' top `rows` with everyone tied on the last
+    (league.standings.top_with_ties), and the High-roller Final's entrants among them; the count of
+    the rest in `left_out`."""
+    table = top_with_ties(pack.table, PRINT_ROWS if rows is None else rows)
+    shown = {row.player for row in table}
+    highroller = [line for line in pack.highroller if line.player in shown]
+    left_out = {name: count for name, count in (("standings", len(pack.table) - len(table)),
+                                                ("highroller", len(pack.highroller) - len(highroller))) if count}
+    return replace(pack, table=table, highroller=highroller, left_out=left_out)
 
 
 @dataclass

@@ -38,7 +38,8 @@ def _svg_data(svg: str) -> str:
 def pack_print(slug: str, month: str):
     """The month-end pack as a print-ready A4 page (print.css)."""
     league, found = month_pack_or_404(slug, month)
-    return render_template("organiser/pack_print.html", pack=found, charts=chart_urls(league, month), pdf=False)
+    return render_template("organiser/pack_print.html", pack=pack.for_print(found), charts=chart_urls(league, month),
+                           pdf=False)
 
 
 @bp.route("/<slug>/months/<month>/pack.pdf")
@@ -50,7 +51,7 @@ def pack_pdf(slug: str, month: str):
     league, found = month_pack_or_404(slug, month)
     charts = {"attendance": _svg_data(pack_pictures.attendance_svg(found)),
               "race": _svg_data(pack_pictures.race_svg(found))}
-    html = render_template("organiser/pack_print.html", pack=found, charts=charts, pdf=True)
+    html = render_template("organiser/pack_print.html", pack=pack.for_print(found), charts=charts, pdf=True)
     # The PDF fetches nothing but its own data: pictures, so no name in the page can make the server
     # ask for an address.
     pdf = HTML(string=html, base_url=None, url_fetcher=URLFetcher(allowed_protocols={"data"})).write_pdf(

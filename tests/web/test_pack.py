@@ -108,6 +108,24 @@ def test_the_print_page_is_a4_and_has_no_script(olive):
     assert "size: A4" in css
 
 
+def test_r_std_1_the_printed_pack_lists_the_leaders_with_ties_and_says_how_many_more(olive, monkeypatch):
+    """A big league's printed pack (and its PDF) stops after the leaders: every row stays on the
+    screen and in the CSV, and the page says how many it left out."""
+    from services import pack
+    standings = [[rank, name[1:] if name[:2] in ("'=", "'+", "'-", "'@") else name, *rest]  # the CSV's escape undone
+                 for rank, name, *rest in rows(olive.get(f"{NOV}/standings.csv").get_data(as_text=True))[1:]]
+    assert len(standings) > 4
+    monkeypatch.setattr(pack, "PRINT_ROWS", 3)
+    html = olive.get(f"{NOV}/print").get_data(as_text=True)
+    printed = [row for row in standings if int(row[0]) <= 3 or row[0] == standings[2][0]]  # ties on 3rd kept
+    from markupsafe import escape
+    for row in standings:
+        assert (f">{escape(row[1])}<" in html.split('id="pack-tickets"')[0]) == (row in printed), row
+    assert f"… and {len(standings) - len(printed)} more players: every row is in the pack's standings CSV" in html
+    screen = olive.get(NOV).get_data(as_text=True)
+    assert "every row is in the pack" not in screen and all(f">{escape(row[1])}<" in screen for row in standings)
+
+
 def test_the_pdf_download(olive):
     page = olive.get(f"{NOV}/pack.pdf")
     assert page.status_code == 200 and page.mimetype == "application/pdf"
