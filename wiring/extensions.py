@@ -49,11 +49,15 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
 
 
 class RowId(IntegerConverter):
-    """`<int:…>` in every route: an id the database can hold (at most 2^63 - 1, a BIGINT). Werkzeug's
-    own int converter matches any number of digits, and the database then fails on the query; a
-    larger number simply matches no route (404)."""
+    r"""`<int:…>` in every route: an id the database can hold (at most 2^31 - 1: ids are INTEGER
+    columns, 32 bits on PostgreSQL, as blueprints.forms.ID_MAX). Werkzeug's own int converter
+    matches any number of digits, and the database then fails on the query; a larger number simply
+    matches no route (404). Only ASCII digits: Python's `\d` also takes '٣' or '３' for 3, so that
+    another spelling of a URL would name the same row."""
 
-    def __init__(self, url_map, fixed_digits: int = 0, min: int | None = None, max: int | None = 2**63 - 1,
+    regex = r"[0-9]+"
+
+    def __init__(self, url_map, fixed_digits: int = 0, min: int | None = None, max: int | None = 2**31 - 1,
                  signed: bool = False) -> None:
         super().__init__(url_map, fixed_digits, min, max, signed)
 
