@@ -246,6 +246,8 @@ def test_the_fuzzer_forges_nothing_a_real_phone_cannot_do(world, client):
                           data={"csrf_token": world.csrf("fuzz-secret"), "action": "start",
                                 "version": str(db.session.get(Event, world.night.id).clock_version)})
     assert response.status_code == 200
+    assert "/organiser/harbour-league/months/" in world.client("organiser", "s").get("/organiser/").location
+    assert "/login" in world.client("anonymous", "s").get("/organiser/").location
     assert world.client("player", "s").get("/me").status_code == 200
     assert "Ann Lee" in world.client("player", "s").get("/me").get_data(as_text=True)
     assert csrf_token(client, "/login")
