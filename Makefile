@@ -66,7 +66,7 @@ test-fast: install pdf-libs
 # The web suite and the races again on PostgreSQL (127.0.0.1:5432, user postgres, trust auth; or
 # SHUFFLEUP_TEST_PG=postgresql://…/postgres): a database migrated once and a copy for each test.
 # The other services tests run on PostgreSQL in `make test` already.
-test-pg: install
+test-pg: install pdf-libs
 	$(BIN)/python -m pytest tests/web tests/services/test_races.py --db=postgresql
 
 bench: install
