@@ -259,6 +259,8 @@ def test_the_fuzzer_forges_nothing_a_real_phone_cannot_do(world, client):
     ("/leagues/harbour-league/seasons/2147483648", 404),
     # '٣' (Arabic-Indic three) and '３' (fullwidth) matched `\d` and named event 3
     ("/events/%D9%A3", 404), ("/api/events/%EF%BC%91/clock", 404),
+    # a NUL in a slug or code reached PostgreSQL's query (500 there)
+    ("/api/leagues/%00", 404), ("/leagues/harbour-league%00", 404), ("/check-in/%00", 404), ("/cards/a%1Fb", 404),
 ])
 def test_what_the_fuzz_found_stays_fixed(world, path, status):
     assert world.client("host", "s").get(path).status_code == status
