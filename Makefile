@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: install run dev chromium pdf-libs test test-fast bench clean
+.PHONY: install run dev chromium pdf-libs test test-fast test-pg bench clean
 
 $(BIN)/activate: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,12 @@ test: install chromium pdf-libs
 
 test-fast: install pdf-libs
 	$(BIN)/python -m pytest tests/unit tests/web
+
+# The web suite and the races again on PostgreSQL (127.0.0.1:5432, user postgres, trust auth; or
+# SHUFFLEUP_TEST_PG=postgresql://…/postgres): a database migrated once and a copy for each test.
+# The other services tests run on PostgreSQL in `make test` already.
+test-pg: install pdf-libs
+	$(BIN)/python -m pytest tests/web tests/services/test_races.py --db=postgresql
 
 bench: install
 	SHUFFLEUP_BENCH_SCALE=full $(BIN)/python -m pytest tests/bench --benchmark-enable --benchmark-only

@@ -11,7 +11,7 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, UnicodeConverter
 
 
 class Base(DeclarativeBase):
@@ -49,18 +49,33 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
 
 
 class RowId(IntegerConverter):
-    """`<int:…>` in every route: an id the database can hold (at most 2^63 - 1, a BIGINT). Werkzeug's
-    own int converter matches any number of digits, and the database then fails on the query; a
-    larger number simply matches no route (404)."""
+    r"""`<int:…>` in every route: an id the database can hold (at most 2^31 - 1: ids are INTEGER
+    columns, 32 bits on PostgreSQL, as blueprints.forms.ID_MAX). Werkzeug's own int converter
+    matches any number of digits, and the database then fails on the query; a larger number simply
+    matches no route (404). Only ASCII digits: Python's `\d` also takes '٣' or '３' for 3, so that
+    another spelling of a URL would name the same row."""
 
-    def __init__(self, url_map, fixed_digits: int = 0, min: int | None = None, max: int | None = 2**63 - 1,
+    regex = r"[0-9]+"
+
+    def __init__(self, url_map, fixed_digits: int = 0, min: int | None = None, max: int | None = 2**31 - 1,
                  signed: bool = False) -> None:
         super().__init__(url_map, fixed_digits, min, max, signed)
 
 
+class PathText(UnicodeConverter):
+    """`<slug>`, `<code>`, `<month>`… in every route: text without NUL or control characters. No
+    slug, code or month holds one, and PostgreSQL refuses a NUL in a query (a 500); such a path
+    simply matches no route (404)."""
+
+    def __init__(self, url_map, minlength: int = 1, maxlength: int | None = None, length: int | None = None) -> None:
+        super().__init__(url_map, minlength, maxlength, length)
+        self.regex = "[^/\x00-\x1f\x7f]+"
+
+
 def init_app(app) -> None:
-    """Attach every extension to the app (before the blueprints: their routes use the converter)."""
+    """Attach every extension to the app (before the blueprints: their routes use the converters)."""
     app.url_map.converters["int"] = RowId
+    app.url_map.converters["default"] = app.url_map.converters["string"] = PathText
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "migrations"),
                      render_as_batch=True, compare_type=True)

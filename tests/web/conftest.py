@@ -19,3 +19,13 @@ def night(app, league, organiser):
     db.session.add(event)
     db.session.commit()
     return event
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fuzz's figures for docs/reliability.md, when it ran in this process (not under -n)."""
+    from tests.web import test_fuzz
+    if test_fuzz.TALLY["requests"]:
+        tally = test_fuzz.TALLY
+        terminalreporter.write_line(f"fuzz: {tally['requests']} requests, {tally['5xx']} answered 5xx, "
+                                    f"{tally['refused']} refused (4xx), {tally['refusals that wrote']} "
+                                    "refusals wrote to the database")

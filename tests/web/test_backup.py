@@ -6,11 +6,29 @@ import threading
 
 import pytest
 
-from tests.conftest import make_app
+from tests.conftest import SQLiteFiles, close, make_app
 from tests.web.test_check_in import host_op
 from tests.web.test_clock import tap
 from tests.web.test_night import fill
 from wiring.extensions import db
+
+
+# SQLite's online backup, on SQLite files whatever database the run uses (--db): PostgreSQL's
+# backup is pg_dump's.
+@pytest.fixture(scope="module")
+def migrated_db(tmp_path_factory):
+    from flask_migrate import upgrade
+    path = tmp_path_factory.mktemp("sqlite-template") / "league.db"
+    app = make_app(path)
+    with app.app_context():
+        upgrade()
+    close(app)
+    return path
+
+
+@pytest.fixture
+def db_path(migrated_db, tmp_path):
+    return SQLiteFiles().copy(migrated_db, tmp_path)
 
 
 def dump(path) -> list[str]:

@@ -1,7 +1,6 @@
 """The demo league `make run` loads (demo.py) and its results generator."""
 import datetime as dt
 import random
-import shutil
 import time
 from collections import Counter
 
@@ -12,33 +11,31 @@ from league.points import check_finishing_order, rank_by_chips
 from league.results_file import parse_results
 from services import demo, leagues, standings
 from services.models import Entry, Event, League, Member, Ticket, User, Venue
-from tests.conftest import login, make_app
+from tests.conftest import close, login, make_app
 from wiring.extensions import db
 
 
 @pytest.fixture(scope="module")
-def demo_file(migrated_db, tmp_path_factory):
+def demo_file(databases, migrated_db, tmp_path_factory):
     """The demo loaded once per module into a migrated database; tests that only read it use a copy."""
-    path = tmp_path_factory.mktemp("demo") / "league.db"
-    shutil.copy(migrated_db, path)
-    app = make_app(path)
+    database = databases.copy(migrated_db, tmp_path_factory.mktemp("demo"))
+    app = make_app(database)
     with app.app_context():
         assert demo.load_if_empty() is True
-        db.session.remove()
-        db.engine.dispose()
-    return path
+    close(app)
+    yield database
+    databases.drop(database)
 
 
 @pytest.fixture
-def loaded(demo_file, tmp_path):
+def loaded(databases, demo_file, tmp_path):
     """An app on a fresh copy of the loaded demo."""
-    path = tmp_path / "demo.db"
-    shutil.copy(demo_file, path)
-    app = make_app(path)
+    database = databases.copy(demo_file, tmp_path)
+    app = make_app(database)
     with app.app_context():
         yield app
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
+    databases.drop(database)
 
 
 def counts():

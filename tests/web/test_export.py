@@ -4,7 +4,6 @@ with its reason and nothing written."""
 import datetime as dt
 import io
 import json
-import shutil
 
 import pytest
 
@@ -68,11 +67,11 @@ def counts() -> dict[str, int]:
 
 
 @pytest.fixture
-def empty_app(migrated_db, tmp_path):
+def empty_app(databases, migrated_db, tmp_path):
     """A second app on an empty migrated database (for the import side)."""
-    path = tmp_path / "empty.db"
-    shutil.copy(migrated_db, path)
-    return make_app(path)
+    database = databases.copy(migrated_db, tmp_path)
+    yield make_app(database)
+    databases.drop(database)
 
 
 def test_every_table_reaches_a_league():

@@ -81,6 +81,22 @@ def test_a_post_while_the_database_is_down_is_refused_without_a_retrying_page(do
     assert "Go back and tap again" in page and "http-equiv" not in page
 
 
+def refuse_connections(app, monkeypatch) -> None:
+    """The database down: every new connection refused by the driver SQLAlchemy connects through
+    (sqlite3, or psycopg on a --db=postgresql run)."""
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        import psycopg
+
+        def refused(*args, **kwargs):
+            raise psycopg.OperationalError("connection refused")
+        monkeypatch.setattr(psycopg, "connect", refused)
+        return
+
+    def refused(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+    monkeypatch.setattr(sqlite3.dbapi2, "connect", refused)
+
+
 def test_a_logged_in_host_while_the_database_goes_down_gets_503s(app, client, night, monkeypatch):
     from tests.conftest import csrf_token, login
     login(client, "host", "pw-host")
@@ -88,9 +104,7 @@ def test_a_logged_in_host_while_the_database_goes_down_gets_503s(app, client, ni
     db.session.remove()
     db.engine.dispose()
 
-    def refused(*args, **kwargs):
-        raise sqlite3.OperationalError("unable to open database file")
-    monkeypatch.setattr(sqlite3.dbapi2, "connect", refused)  # what SQLAlchemy connects through
+    refuse_connections(app, monkeypatch)
     page = client.get(f"/host/events/{night.id}")
     assert page.status_code == 503 and "Back in a moment" in page.get_data(as_text=True)
     tapped = client.post(f"/host/events/{night.id}/players", headers={"HX-Request": "true"},
@@ -107,9 +121,7 @@ def test_a_streams_catch_up_read_during_an_outage_is_skipped_not_fatal(app, nigh
     db.session.remove()
     db.engine.dispose()
 
-    def refused(*args, **kwargs):
-        raise sqlite3.OperationalError("unable to open database file")
-    monkeypatch.setattr(sqlite3.dbapi2, "connect", refused)
+    refuse_connections(app, monkeypatch)
     assert _stored_version(app, night.id) is None  # the stream sends its heartbeat and waits on
     monkeypatch.undo()
     assert _stored_version(app, night.id) == night.clock_version

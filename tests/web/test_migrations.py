@@ -1,6 +1,9 @@
-"""The migrations bring a database with data in it to the current schema, and back down."""
+"""The migrations bring a database with data in it to the current schema, and back down, and up again,
+on SQLite and on PostgreSQL alike (whichever this run uses, tests/conftest.py's --db)."""
 import pytest
 import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
 
 from tests.conftest import make_app
@@ -8,26 +11,40 @@ from wiring.extensions import db
 
 
 @pytest.fixture
-def empty_app(tmp_path):
-    app = make_app(tmp_path / "old.db")
+def empty_app(empty_database):
+    app = make_app(empty_database)
     with app.app_context():
         yield app
+        db.session.remove()
         db.engine.dispose()
+
+
+def differences() -> list:
+    """What Alembic finds between the database and the models' metadata, types included."""
+    with db.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True, "render_as_batch": True})
+        return compare_metadata(context, db.metadata)
+
+
+def table_names() -> list[str]:
+    with db.engine.connect() as conn:
+        return sorted(set(sa.inspect(conn).get_table_names()) - {"alembic_version"})
 
 
 def test_0003_fills_secrets_for_existing_rows(empty_app):
     upgrade(revision="0002")
+    # Booleans written as the literals both databases accept (PostgreSQL refuses 0 and 1).
     with db.engine.begin() as conn:
         conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
-                             "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', 1, 10, "
+                             "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
                              "70, '{}', '2026-01-01')"))
         conn.execute(sa.text("INSERT INTO venues (id, league_id, name, address) VALUES (1, 1, 'Rose', '')"))
         for n in (1, 2):
             conn.execute(sa.text("INSERT INTO members (id, league_id, name, name_key, under_21, card_code, "
-                                 f"created_at) VALUES ({n}, 1, 'P{n}', 'p{n}', 0, 'card{n}', '2026-01-01')"))
+                                 f"created_at) VALUES ({n}, 1, 'P{n}', 'p{n}', FALSE, 'card{n}', '2026-01-01')"))
             conn.execute(sa.text("INSERT INTO events (id, league_id, venue_id, event_type, date, status, clock_index, "
                                  "clock_item_elapsed_ms, clock_started, clock_version, created_at) VALUES "
-                                 f"({n}, 1, 1, 'nightly', '2026-11-0{n}', 'settled', 0, 0, 0, 0, '2026-01-01')"))
+                                 f"({n}, 1, 1, 'nightly', '2026-11-0{n}', 'settled', 0, 0, FALSE, 0, '2026-01-01')"))
         conn.execute(sa.text("INSERT INTO entries (event_id, member_id, status, position, points, prize, created_at) "
                              "VALUES (1, 1, 'played', 1, 150, 0, '2026-01-01')"))
     upgrade()
@@ -37,18 +54,22 @@ def test_0003_fills_secrets_for_existing_rows(empty_app):
         entry = conn.execute(sa.text("SELECT pre_registered, chips_removed, points FROM entries")).one()
     assert all(len(code) >= 20 for code in codes) and len(set(codes)) == 2
     assert all(len(secret) >= 30 for secret in secrets) and len(set(secrets)) == 2
-    assert tuple(entry) == (0, 0, 150)
+    assert (bool(entry[0]), entry[1], entry[2]) == (False, 0, 150)
     downgrade(revision="base")
-    with db.engine.connect() as conn:
-        assert sa.inspect(conn).get_table_names() in ([], ["alembic_version"])
+    assert table_names() == []
+
+
+def test_up_to_head_down_to_base_and_up_again_gives_the_models(empty_app):
+    upgrade()
+    tables = table_names()
+    assert "events" in tables and differences() == []
+    downgrade(revision="base")
+    assert table_names() == []
+    upgrade()
+    assert table_names() == tables and differences() == []
 
 
 def test_the_models_equal_the_migrations_head(app):
     """A model change without its migration (or the reverse) shows here: Alembic compares the
     migrated database with the models' metadata, types included."""
-    from alembic.autogenerate import compare_metadata
-    from alembic.migration import MigrationContext
-
-    with db.engine.connect() as conn:
-        context = MigrationContext.configure(conn, opts={"compare_type": True, "render_as_batch": True})
-        assert compare_metadata(context, db.metadata) == []
+    assert differences() == []

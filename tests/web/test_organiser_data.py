@@ -3,7 +3,6 @@ preview and confirm (the command line's checks, a stale or forged confirm refuse
 refusal), the league file downloaded, and a league file imported into a new, empty league."""
 import io
 import re
-import shutil
 
 import pytest
 
@@ -197,17 +196,17 @@ def test_the_league_file_downloads(client, league, organiser):
 
 
 @pytest.fixture
-def league_file(migrated_db, tmp_path):
+def league_file(databases, migrated_db, tmp_path):
     """The demo league's file, exported from a database of its own."""
-    path = tmp_path / "demo.db"
-    shutil.copy(migrated_db, path)
-    other = make_app(path)
+    database = databases.copy(migrated_db, tmp_path)
+    other = make_app(database)
     with other.app_context():
         demo.load_if_empty()
         out = io.StringIO()
         export.export_league(db.session.scalar(db.select(League)), out)
         db.session.remove()
         db.engine.dispose()
+    databases.drop(database)
     return out.getvalue().encode()
 
 
