@@ -27,7 +27,7 @@ def _filename(league, what: str, ext: str) -> str:
 
 
 def _print_css() -> str:
-    return str(Path(current_app.static_folder) / "css" / "print.css")
+    return str(Path(current_app.static_folder) / "organiser" / "print.css")
 
 
 def _svg_data(svg: str) -> str:

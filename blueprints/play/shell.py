@@ -14,8 +14,10 @@ DARK_BG = "#101418"
 # What the service worker precaches (cache-first afterwards); other static files are cached the
 # first time a page asks for them. Icons are left out: a phone on pub wifi should not pay for them.
 PRECACHE_SUFFIXES = (".css", ".js")
-# Host-only files (static/host/: the roster's script and styles) are not a player's to download.
-HOST_ONLY = "host/"
+# The host's and the organiser's own files (static/host/: the roster's script and styles, the floor's;
+# static/organiser/: settings, members, the month-end pack and its print styles; static/staff/: what
+# both share) are not a player's to download.
+NOT_FOR_PLAYERS = ("host/", "organiser/", "staff/")
 # Templates whose output the worker caches (the offline page): they count in its version too.
 SHELL_TEMPLATES = ("base.html", "play/offline.html", "play/sw.js")
 
@@ -32,7 +34,7 @@ def app_shell(app, static_folder: str | None = None) -> dict:
             relative = os.path.relpath(path, static).replace(os.sep, "/")
             with open(path, "rb") as file:
                 digest.update(relative.encode() + b"\0" + file.read() + b"\0")
-            if name.endswith(PRECACHE_SUFFIXES) and not relative.startswith(HOST_ONLY):
+            if name.endswith(PRECACHE_SUFFIXES) and not relative.startswith(NOT_FOR_PLAYERS):
                 precache.append(relative)
     for name in SHELL_TEMPLATES:
         source, _, _ = app.jinja_loader.get_source(app.jinja_env, name)

@@ -98,30 +98,18 @@
       detail.isError = false;
     }
   });
-  // 503: the database is restarting (blueprints/health.py). htmx drops 5xx answers, so say so at
-  // the top of the form tapped, where its own refusals stand (nothing was changed); the next answer
-  // that works takes it away.
+  // 503 (database restarting): htmx drops it, so say so atop the form tapped.
   D.addEventListener("htmx:responseError", e => {
-    const detail = e.detail;
-    if (detail.xhr.status !== 503 || !detail.elt) return;
-    let note = D.getElementById("unavailable");
-    if (!note) {
-      note = D.createElement("p");
-      note.id = "unavailable";
-      note.className = "error";
-      note.setAttribute("role", "alert");
-    }
-    const said = new DOMParser().parseFromString(detail.xhr.responseText, "text/html").body.textContent.trim();
-    note.textContent = said || "The league's database is not answering just now. Nothing was changed: try again.";
-    const form = detail.elt.closest("form");
-    if (form) form.insertAdjacentElement("afterbegin", note);
-    else detail.elt.insertAdjacentElement("afterend", note);
-    note.scrollIntoView({ block: "nearest" });
+    const d = e.detail, x = d.xhr;
+    if (x.status !== 503 || !d.elt) return;
+    const n = D.getElementById("unavailable") || Object.assign(D.createElement("p"), { id: "unavailable", className: "error" });
+    n.setAttribute("role", "alert");
+    n.textContent = new DOMParser().parseFromString(x.responseText, "text/html").body.textContent.trim();  // health.py's words
+    const f = d.elt.closest("form");
+    f ? f.prepend(n) : d.elt.after(n);
+    n.scrollIntoView({ block: "nearest" });
   });
-  D.addEventListener("htmx:afterRequest", e => {
-    const note = e.detail.successful && D.getElementById("unavailable");
-    if (note) note.remove();
-  });
+  D.addEventListener("htmx:afterRequest", e => { if (e.detail.successful) D.getElementById("unavailable")?.remove(); });
   // Then bring the reason into view where the thumb is, and the override's reason field under it.
   D.addEventListener("htmx:afterSettle", () => {
     const refusal = D.getElementById("refusal");

@@ -104,7 +104,7 @@ def test_the_print_page_is_a4_and_has_no_script(olive):
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "<script" not in html and "print.css" in html
     assert "as CSV" not in html and 'id="pack-ledger"' in html
-    css = olive.get("/static/css/print.css").get_data(as_text=True)
+    css = olive.get("/static/organiser/print.css").get_data(as_text=True)
     assert "size: A4" in css
 
 

@@ -59,9 +59,10 @@ def test_service_worker_from_the_site_root(app, client):
     assert f'const VERSION = "{shell["version"]}";' in script
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
     code = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "static").rglob("*") if p.suffix in (".css", ".js")
-                  and p.relative_to(ROOT / "static").parts[0] != "host")  # the host's roster: not a player's
+                  and p.relative_to(ROOT / "static").parts[0] not in ("host", "organiser", "staff"))  # not a player's
     assert sorted(precache) == sorted(["/" + path for path in code] + ["/offline"])
-    assert "/static/host/roster.js" not in precache and (ROOT / "static/host/roster.js").exists()
+    for staff_only in ("host/roster.js", "host/host.css", "organiser/organiser.css", "organiser/pack.css", "staff/staff.css"):
+        assert f"/static/{staff_only}" not in precache and (ROOT / "static" / staff_only).exists()
     assert {"/static/css/app.css", "/static/js/app.js", "/static/js/clock.js",
             "/static/vendor/htmx-2.0.11.min.js"} <= set(precache)
     # What it must never cache: fragments (HX-Request), /api/, the clock's stream.
