@@ -4,7 +4,7 @@ from __future__ import annotations
 from league import night
 from league.points import PARTICIPANT_STATUSES
 from league.statuses import EntryStatus
-from services import Refused
+from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.field import chip_count
 from services.journal import Journal
 from services.models import Entry, Event, Ruling
@@ -42,7 +42,8 @@ def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_i
     its reason. Returns their position."""
     if entry.status != EntryStatus.PLAYING:
         raise Refused(f"{entry.member.name} is not in the game.")
-    if not reason.strip():
+    reason = typed_text(reason, MAX_REASON_LENGTH, "the reason")  # no NUL, controls or invisible marks
+    if not reason:
         raise Refused("Give the reason for the disqualification.")
     if chips is not None and chips < 0:
         raise Refused("The chips they had can't be negative.")
@@ -51,6 +52,6 @@ def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_i
     entry.status, entry.bust_hand, entry.stack_at_bust = EntryStatus.DQ, next_step(event), None
     entry.chips_removed += removed
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
-                          rule_id="R-PTS-5", reason=reason.strip()[:500],
+                          rule_id="R-PTS-5", reason=reason,
                           detail={"member": entry.member.name, "table": entry.table_no, "seat": entry.seat_no}))
     return place(event, journal).positions[entry.id]

@@ -193,6 +193,15 @@ def test_r_pts_5_disqualification_needs_a_reason_and_is_recorded(client, night):
     assert db.session.scalar(db.select(Ruling).where(Ruling.kind == "disqualification")).reason == "Collusion"
 
 
+@pytest.mark.parametrize("reason", ["Collusion\x00", "\u200b", "Soft play \u202e", "x" * 501])
+def test_r_pts_5_a_disqualification_reason_that_cannot_be_stored_is_refused_and_changes_nothing(client, night, reason):
+    roster = seat_players(client, night, ["A", "B", "C"])
+    refused = host_op(client, night, "dq", dq_entry=str(roster["B"].id), reason=reason)
+    assert refused.status_code == 422 and "reason" in refused.get_data(as_text=True)
+    assert entries(night)["B"].status == "playing"
+    assert db.session.scalar(db.select(Ruling).where(Ruling.kind == "disqualification")) is None
+
+
 def test_roster_needs_the_events_host(client, phone, night):
     assert client.get(f"/host/events/{night.id}/players").status_code == 302
     token = csrf_token(client)
