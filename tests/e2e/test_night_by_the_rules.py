@@ -32,7 +32,11 @@ def log_in(page, base: str, path: str, username: str, password: str) -> None:
     page.goto(f"{base}{path}")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log in").click()
+    # htmx listens only once the page has loaded: a name typed before that would search nothing
+    page.wait_for_load_state("load")
+    page.wait_for_function("!!window.htmx")
 
 
 def out(host, roster, name: str, said: str) -> None:
