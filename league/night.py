@@ -381,13 +381,13 @@ def chip_count(
 # --- Settling: prizes (R-PAY-1, R-PTS-5, R-PTS-6) ------------------------------------------
 
 
-def prize_table(field_size: int, pool: int, percent: int = 10) -> list[int]:
+def prize_table(field_size: int, pool: int, percent: int = 10, table: Mapping | None = None) -> list[int]:
     """Whole-dollar prizes for the paid places, 1st first (R-PAY-1).
 
     Paid places = `percent` % of the field rounded down, at least 1 (payouts.paid_places),
-    split by the house table (payouts.payouts), remainder to 1st.
+    split by the league's payout table or the house's (payouts.payouts), remainder to 1st.
     """
-    return payouts.payouts(pool, payouts.paid_places(field_size, percent))
+    return payouts.payouts(pool, payouts.paid_places(field_size, percent), table)
 
 
 def prizes_for(

@@ -10,8 +10,9 @@ from fractions import Fraction
 from league.finals import FINALS
 from league.points import check_finishing_order
 
-# House default payout tables for small numbers of paid places, in percent, 1st first.
-_SMALL_TABLES: dict[int, tuple[int, ...]] = {
+# House default payout tables for small numbers of paid places, in percent, 1st first (a league's
+# payout table setting starts from these: league.settings).
+HOUSE_TABLES: dict[int, tuple[int, ...]] = {
     1: (100,),
     2: (65, 35),
     3: (50, 30, 20),
@@ -53,24 +54,28 @@ def payout_percentages(places: int) -> tuple[Fraction, ...]:
     """
     if places < 1:
         raise ValueError(f"a payout table needs at least one place, not {places}")
-    if places in _SMALL_TABLES:
-        return tuple(Fraction(percent, 100) for percent in _SMALL_TABLES[places])
+    if places in HOUSE_TABLES:
+        return tuple(Fraction(percent, 100) for percent in HOUSE_TABLES[places])
     weights = [Fraction(1, 4 * place + 1) for place in range(1, places + 1)]
     total = sum(weights)
     return tuple(weight / total for weight in weights)
 
 
-def payouts(pool: int, places: int) -> list[int]:
+def payouts(pool: int, places: int, table: Mapping | None = None) -> list[int]:
     """Whole-dollar prizes for `places` paid places from `pool`, 1st first (R-PAY-1).
 
-    Each place gets the floor of its share of the default table; the dollars left over
-    go to 1st, so the prizes sum exactly to the pool. No places, no prizes.
+    Each place gets the floor of its share of the league's payout table (`table`: percent per
+    place by number of places; keys may be JSON's strings), or of the house curve for a number of
+    places the table has no row for; the dollars left over go to 1st, so the prizes sum exactly to
+    the pool. No places, no prizes.
     """
     if pool < 0 or places < 0:
         raise ValueError("pool and places cannot be negative")
     if places == 0:
         return []
-    amounts = [math.floor(pool * share) for share in payout_percentages(places)]
+    row = (table or {}).get(places, (table or {}).get(str(places)))
+    shares = [Fraction(percent, 100) for percent in row] if row and len(row) == places else payout_percentages(places)
+    amounts = [math.floor(pool * share) for share in shares]
     amounts[0] += pool - sum(amounts)
     return amounts
 

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from league.chips import BONUS_KINDS, BONUS_LABELS, DEFAULT_BONUS_VALUES, DEFAULT_STARTING_STACKS
 from league.events import EVENT_TYPES
 from league.finals import FINALS
-from league.payouts import MONEY_MAX, default_money, payouts
+from league.payouts import HOUSE_TABLES, MONEY_MAX, default_money
 
 LEAGUE = "league"  # the group of the league-wide settings; the other groups are the event types
 
@@ -120,9 +120,8 @@ BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 GROUPS: tuple[str, ...] = (LEAGUE, *EVENT_TYPES)
 GROUP_LABELS: dict[str, str] = {LEAGUE: "League", **{name: kind.label for name, kind in EVENT_TYPES.items()}}
 
-# House payout table (league.payouts' small tables), as the setting writes it.
-HOUSE_PAYOUT_TABLE: dict[int, tuple[int, ...]] = {1: (100,), 2: (65, 35), 3: (50, 30, 20), 4: (45, 27, 17, 11),
-                                                  5: (40, 25, 16, 11, 8)}
+# The house payout table, as the setting writes it: league.payouts' own.
+HOUSE_PAYOUT_TABLE = HOUSE_TABLES
 
 
 def settings_of(group: str, league_kind: str = "cash") -> list[Setting]:
@@ -392,17 +391,3 @@ def changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[tuple[str, A
     """The settings whose value differs, as (key, old, new), in the settings' own order."""
     return [(s.key, old.get(s.key), new.get(s.key)) for s in SETTINGS
             if s.key in new and old.get(s.key) != new.get(s.key)]
-
-
-def prizes(pool: int, places: int, table: Mapping[Any, Any] | None = None) -> list[int]:
-    """R-PAY-1: whole-dollar prizes for `places` paid places from `pool` by the league's payout table
-    (keys may be JSON's strings); a number of places the table has no row for takes the house curve
-    (league.payouts.payouts). Each place gets the floor of its share; the dollars left go to 1st."""
-    row = None
-    if table:
-        row = table.get(places, table.get(str(places)))
-    if places <= 0 or not row or len(row) != places:
-        return payouts(pool, places) if places > 0 else []
-    amounts = [pool * share // 100 for share in row]
-    amounts[0] += pool - sum(amounts)
-    return amounts

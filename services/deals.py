@@ -82,3 +82,14 @@ def vote(event: Event, entry: Entry, yes: bool, journal: Journal) -> str:
         journal.touch(event).deal_status = DealStatus.AGREED
         place(event, journal)
     return result
+
+
+def cast(event: Event, entry: Entry, yes: bool) -> str:
+    """R-PAY-2: a player's vote, from their own phone or the host's passed to them: `vote`, and
+    the vote that agrees the deal journalled (no user: the players agreed it) so the host can undo
+    it. The caller holds the event's lock, so the last "yes" sees every other vote."""
+    log = Journal(event, None, "deal_agreed", "Deal agreed by every player left")
+    result = vote(event, entry, yes, log)
+    if result == "agreed":
+        log.record()
+    return result

@@ -5,7 +5,6 @@ from __future__ import annotations
 from sqlalchemy import func
 
 from league import chips, finals, night, payouts
-from league import settings as league_settings
 from league.events import event_type
 from league.statuses import FIELD, LIVE, OPEN_EVENTS, STACK_IN_PLAY, STILL_IN, EntryStatus
 from services.journal import Journal
@@ -108,8 +107,7 @@ def prize_table(event: Event, entries: list | None = None) -> list[int]:
     size = len(seated)
     snap = event.settings or {}
     if "payout_table" in snap:  # the night's snapshot: its paid places and payout table (league.settings)
-        return league_settings.prizes(pool, payouts.paid_places(size, snap.get("payout_percent", 10)),
-                                      snap["payout_table"])
+        return night.prize_table(size, pool, snap.get("payout_percent", 10), snap["payout_table"])
     return night.prize_table(size, pool, event.league.payout_percent)
 
 

@@ -7,7 +7,7 @@ from flask import redirect, render_template, request, url_for
 from blueprints import lock_event
 from blueprints.host.base import bp, my_event
 from live.announce import announce
-from services import Refused, deals, journal
+from services import Refused, deals
 from services.field import deal_players
 from services.models import Entry, Event
 from wiring.extensions import db
@@ -30,12 +30,10 @@ def hand_the_phone(event_id: int, entry_id: int):
     if request.method == "POST":
         lock_event(event)  # R-PAY-2: the last "yes" must see every other vote
         entry = _voter(event, entry_id)
-        log = journal.Journal(event, None, "deal_agreed", "Deal agreed by every player left")
         try:
             if entry is None:
                 raise Refused("There is no deal for this player to vote on.")
-            if deals.vote(event, entry, request.form.get("vote") == "yes", log) == "agreed":
-                log.record()
+            deals.cast(event, entry, request.form.get("vote") == "yes")
         except Refused as refused:
             db.session.rollback()
             error = str(refused)

@@ -80,25 +80,24 @@ def edit_member(slug: str, member_id: int):
 @bp.route("/<slug>/members/<int:member_id>/ban", methods=["POST"])
 def ban_member(slug: str, member_id: int):
     """R-MEM-2: ban a member with the reason (recorded as a ruling): no check-in, no pre-registration."""
-    league = my_league(slug)
-    try:
-        members.ban(_member_or_404(league, member_id), request.form.get("reason", "")[:2000], current_user.id)
-    except Refused as refused:
-        return _refused(league, member_id, refused)
-    db.session.commit()
-    return _member_page(league, _member_or_404(league, member_id), saved="Banned.")
+    return _ruling(slug, member_id, members.ban, "Banned.")
 
 
 @bp.route("/<slug>/members/<int:member_id>/unban", methods=["POST"])
 def unban_member(slug: str, member_id: int):
     """R-MEM-2: lift a ban with the reason (recorded as a ruling)."""
+    return _ruling(slug, member_id, members.unban, "Ban lifted.")
+
+
+def _ruling(slug: str, member_id: int, rule, saved: str):
+    """A ban or its lifting: the reason given, the ruling recorded, the member's page again."""
     league = my_league(slug)
     try:
-        members.unban(_member_or_404(league, member_id), request.form.get("reason", "")[:2000], current_user.id)
+        rule(_member_or_404(league, member_id), request.form.get("reason", "")[:2000], current_user.id)
     except Refused as refused:
         return _refused(league, member_id, refused)
     db.session.commit()
-    return _member_page(league, _member_or_404(league, member_id), saved="Ban lifted.")
+    return _member_page(league, _member_or_404(league, member_id), saved=saved)
 
 
 @bp.route("/<slug>/members/<int:member_id>/merge", methods=["POST"])

@@ -116,11 +116,8 @@ def deal(event_id: int):
             abort(403)
         # R-PAY-2: the last "yes" must see every other vote, or the deal stays open with all cast.
         lock_event(event)
-        # Recorded only when this vote agrees the deal: the host can take that back (services.deals.vote).
-        log = journal.Journal(event, None, "deal_agreed", "Deal agreed by every player left")
         try:
-            if deals.vote(event, entry, request.form.get("vote") == "yes", log) == "agreed":
-                log.record()
+            deals.cast(event, entry, request.form.get("vote") == "yes")
         except Refused as refused:
             db.session.rollback()
             error = str(refused)

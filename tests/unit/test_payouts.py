@@ -159,3 +159,11 @@ def test_r_pay_2_round_to_dollars_refuses_shares_that_do_not_add_up():
         round_to_dollars([100.0, 100.0], 300)
     with pytest.raises(ValueError):
         round_to_dollars([-1.0, 2.0], 1)
+
+
+def test_r_pay_1_prizes_by_the_league_table_or_the_house_curve():
+    table = {1: (100,), 2: (60, 40)}
+    assert payouts(201, 2, table) == [121, 80]  # the dollar left over goes to 1st
+    assert payouts(200, 2, {"2": [60, 40]}) == [120, 80]  # as the snapshot's JSON keeps it
+    assert payouts(1_000, 3, table) == [500, 300, 200]  # no row for 3: the house table
+    assert payouts(100, 0, table) == []

@@ -125,12 +125,6 @@ def test_changed_lists_old_and_new():
     assert s.changed(FREE, {**FREE, "league.hands_per_hour": 40}) == [("league.hands_per_hour", 30, 40)]
 
 
-def test_r_pay_1_prizes_by_the_league_table_or_the_house_curve():
-    table = {1: (100,), 2: (60, 40)}
-    assert s.prizes(201, 2, table) == [121, 80]  # the dollar left over goes to 1st
-    assert s.prizes(200, 2, {"2": [60, 40]}) == [120, 80]  # as the snapshot's JSON keeps it
-    assert s.prizes(1_000, 3, table) == [500, 300, 200]  # no row for 3: the house table
-    assert s.prizes(100, 0, table) == []
 
 
 
