@@ -20,6 +20,7 @@ from league.chips import BONUS_KINDS, BONUS_LABELS, DEFAULT_BONUS_VALUES, DEFAUL
 from league.events import EVENT_TYPES
 from league.finals import FINALS
 from league.payouts import HOUSE_TABLES, MONEY_MAX, default_money
+from league.pools import default_shares
 
 LEAGUE = "league"  # the group of the league-wide settings; the other groups are the event types
 
@@ -133,9 +134,10 @@ def thpa_defaults(league_kind: str) -> dict[str, Any]:
     """Every setting's THPA default for a league of this kind ("free" or "cash"): points from nightly and
     high-roller games only (R-PTS-8); R-CHIP-1's stacks and bonus values, R-FIN's for finals; food and
     drink at the start and the major break (R-CHIP-2); registration to the major break (R-LATE-1);
-    no re-entries (R-ENTRY); the money of league.payouts.default_money with nothing to the monthly and
-    Top-50 pools (R-PAY-3); pass-down on for free leagues, off for cash (R-QUAL-2); 10 % paid and the
-    house table (R-PAY-1); a 70-second called clock (R-CLOCK-4); 30 hands an hour (R-PEN-2); Sydney."""
+    no re-entries (R-ENTRY); the money of league.payouts.default_money and the Monthly Final and Top-50
+    shares of league.pools.default_shares, the ones the organiser's ledger counts (R-PAY-3); pass-down
+    on for free leagues, off for cash (R-QUAL-2); 10 % paid and the house table (R-PAY-1); a 70-second
+    called clock (R-CLOCK-4); 30 hands an hour (R-PEN-2); Sydney."""
     values: dict[str, Any] = {
         "league.pass_down": league_kind != "cash", "league.payout_percent": 10,
         "league.payout_table": dict(HOUSE_PAYOUT_TABLE), "league.shot_clock_seconds": 70,
@@ -143,14 +145,15 @@ def thpa_defaults(league_kind: str) -> dict[str, Any]:
     for name, kind in EVENT_TYPES.items():
         spec = FINALS.get((name, league_kind)) or FINALS.get((name, "cash"))
         stack = spec.starting_stack if kind.is_final and spec else DEFAULT_STARTING_STACKS.get(name, 10_000)
-        money = default_money(name, league_kind)
+        money, shares = default_money(name, league_kind), default_shares(name, league_kind)
         values.update({
             f"{name}.awards_points": kind.awards_points, f"{name}.starting_stack": stack,
             f"{name}.bonus_windows": BonusWindows.START_AND_MAJOR_BREAK.value,
             f"{name}.registration_close_minutes": None, f"{name}.reentry": ReEntry.OFF.value,
             f"{name}.reentry_limit": 1, f"{name}.reentry_until_minutes": None,
             f"{name}.buy_in": money.buy_in, f"{name}.guarantee": money.guarantee,
-            f"{name}.pool_share": money.pool_share, f"{name}.final_share": 0, f"{name}.top50_share": 0})
+            f"{name}.pool_share": money.pool_share, f"{name}.final_share": shares.final_share,
+            f"{name}.top50_share": shares.top50_share})
         for bonus in BONUS_KINDS:
             values[f"{name}.bonus_{bonus}"] = DEFAULT_BONUS_VALUES[name].get(bonus, 0)
     return values

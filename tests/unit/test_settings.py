@@ -52,7 +52,10 @@ def test_r_pay_3_money_defaults_and_shares():
     assert (CASH["nightly.buy_in"], CASH["nightly.pool_share"]) == (30, 20)
     assert (CASH["monthly_final.buy_in"], CASH["monthly_final.guarantee"]) == (30, 500)  # $500 plus entries
     assert (CASH["top10_shootout.buy_in"], CASH["top10_shootout.guarantee"]) == (55, 1_500)  # $1,000 + $500
-    assert FREE["nightly.buy_in"] == 0 and CASH["nightly.final_share"] == 0 == CASH["nightly.top50_share"]
+    assert FREE["nightly.buy_in"] == 0 and FREE["nightly.final_share"] == 0 == FREE["nightly.top50_share"]
+    # the shares the organiser's ledger counts (league.pools): $20 + $5 + $3 of a $30 buy-in, $2 fee
+    assert (CASH["nightly.final_share"], CASH["nightly.top50_share"]) == (5, 3)
+    assert s.problems(CASH, "cash") == {}
     over = {**CASH, "nightly.final_share": 6, "nightly.top50_share": 5}  # 20 + 6 + 5 > 30
     assert "add to more than the buy-in ($30)" in s.problems(over, "cash")["nightly.pool_share"]
     assert s.problems({**CASH, "nightly.final_share": 5, "nightly.top50_share": 5}, "cash") == {}
