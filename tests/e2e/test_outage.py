@@ -12,6 +12,8 @@ def test_a_tap_while_the_database_is_down_says_so_and_the_next_one_works(live_se
                                                                          monkeypatch):
     base, event_id, _ = tonight
     phone.allow(r"503|Response Status Error|responseError|Failed to load resource")
+    # the live stream's reconnect is refused too: the sse extension logs the EventSource's error event
+    phone.allow(r"console error: \[object Event\] \(.*/htmx-[0-9.]+\.min\.js\)")
     page = phone()
     page.goto(f"{base}/host/events/{event_id}")
     page.get_by_label("Username").fill("harry")
