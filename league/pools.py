@@ -45,6 +45,19 @@ def default_shares(event_type: str, league_kind: str, settings: Mapping | None =
     return Shares(int(chosen.get(FINAL_SHARE, house.final_share)), int(chosen.get(TOP50_SHARE, house.top50_share)))
 
 
+def night_shares(event_type: str, league_kind: str, snapshot: Mapping | None,
+                 settings: Mapping | None = None) -> Shares:
+    """R-PAY-3: the shares one night gives, from its own settings snapshot (`snapshot`, the
+    `final_share` and `top50_share` it was created with, league.settings.event_snapshot), so that a
+    later change of the league's settings leaves last month's books as they were; a night without
+    a snapshot (or a snapshot without the shares) reads the league's `settings` now (default_shares)."""
+    if league_kind != "cash":
+        return NO_SHARES
+    now = default_shares(event_type, league_kind, settings)
+    kept = snapshot or {}
+    return Shares(int(kept.get(FINAL_SHARE, now.final_share)), int(kept.get(TOP50_SHARE, now.top50_share)))
+
+
 def shares_problem(money: NightMoney, shares: Shares) -> str | None:
     """R-PAY-3: why these shares cannot be taken from this buy-in (negative, or the night's pool and
     the shares together more than the buy-in), or None. For the settings page to refuse with."""
@@ -111,7 +124,8 @@ class EventLine:
 
     taken_in = buy-ins of everyone who paid; pool = guarantee + the night's share of each player's
     buy-in + `drawn` (a Monthly Final's pool from the nights of its month); left = pool − paid out,
-    still in the pool (a final paid from its guarantee and entries alone leaves the shares there);
+    still in the pool (0 for a Monthly Final whose prize table paid the shares it drew,
+    services.field.prize_table; a final paid from its guarantee and entries alone leaves them there);
     fee = each player's fee plus the forfeited buy-ins (house decision: a no-show's buy-in is the
     league's, as it never entered the prize pool, R-PAY-1)."""
 
@@ -214,10 +228,9 @@ def ledger(events: Sequence[EventMoney], brought: Mapping[str, int] | None = Non
         left_in_pools=left, carried_finals=undrawn)
 
 
-def event_money(key: Hashable, event_type: str, month: str, league_kind: str, settings: Mapping | None,
-                money: NightMoney, field_size: int, forfeited: int, paid_out: int, draws: str | None) -> EventMoney:
+def event_money(key: Hashable, event_type: str, month: str, shares: Shares, money: NightMoney, field_size: int,
+                forfeited: int, paid_out: int, draws: str | None) -> EventMoney:
     """R-PAY-3: an event's ledger entry from what the event stores (its buy-in, night's share and
-    guarantee) and the league's shares for its type."""
-    return EventMoney(key, month, money, default_shares(event_type, league_kind, settings), field_size, forfeited,
-                      paid_out, draws if event_type == "monthly_final" else None)
-
+    guarantee) and the shares it gives (night_shares); only a Monthly Final draws a month's pool."""
+    return EventMoney(key, month, money, shares, field_size, forfeited, paid_out,
+                      draws if event_type == "monthly_final" else None)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy import func
 
-from league import chips, finals, night, payouts
+from league import chips, finals, night, payouts, pools
 from league.events import event_type
 from league.statuses import FIELD, LIVE, OPEN_EVENTS, STACK_IN_PLAY, STILL_IN, EntryStatus
+from services import pool_shares
 from services.journal import Journal
 from services.models import BonusClaim, Entry, Event, Member
 from wiring.extensions import db
@@ -97,13 +98,18 @@ def prize_table(event: Event, entries: list | None = None) -> list[int]:
     """R-PAY-1, R-ENTRY-2: the night's prizes by position (empty for a free night), for the field as it
     stands: everyone who took a seat (R-PTS-5), from `entries` (entries_of rows or models) when given.
     Paid places count players; the pool counts every buy-in, re-entries and rebuys included.
-    R-FIN: a Top-10 Shoot-out's prizes are fixed (1st $1,000, 2nd $500), whatever the field."""
+    R-FIN: a Top-10 Shoot-out's prizes are fixed (1st $1,000, 2nd $500), whatever the field.
+    R-PAY-3: a Monthly Final's pool also holds the shares its month's buy-ins put into it
+    (services.pool_shares, the figure the organiser's ledger shows), once someone has taken a seat."""
     if fixed := payouts.fixed_prizes(event.event_type):
         return list(fixed)
     if not event.buy_in:
         return []
     seated = entrants(event) if entries is None else [e for e in entries if e.status in FIELD]
-    pool = payouts.prize_pool(sum(e.buy_ins for e in seated), event.pool_share, event.guarantee)
+    if not seated:
+        return []
+    pool = pools.final_pool(event.guarantee or 0, sum(e.buy_ins for e in seated), event.pool_share or 0,
+                            pool_shares.shares_drawn(event))
     size = len(seated)
     snap = event.settings or {}
     if "payout_table" in snap:  # the night's snapshot: its paid places and payout table (league.settings)

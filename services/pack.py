@@ -11,15 +11,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from sqlalchemy import func
-
 from league import pools
 from league.finals import qualifying_month, registered_early, starting_stack
-from league.payouts import NightMoney
 from league.qualify import SHOOTOUT_PLACES, TICKET_PLACES, may_enter_final, shootout_qualifiers
 from league.standings import StandingRow, top_with_ties
 from league.statuses import PARTICIPANT_STATUSES, DealStatus, EntryStatus, EventStatus
-from services import leagues
+from services import leagues, pool_shares
 from services.models import Entry, Event, League, Member
 from services.settling import settle_order
 from services.standings import ticket_holders
@@ -155,50 +152,16 @@ def _month_events(league: League, first: dt.date, following: dt.date) -> list[Ev
     return sorted(events, key=settle_order)
 
 
-def _counts(event_ids: list[int]) -> dict[int, dict[str, tuple[int, int]]]:
-    """event → status → (entries, prizes paid)."""
-    found: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
-    if event_ids:
-        for event_id, status, count, prizes in db.session.execute(
-                db.select(Entry.event_id, Entry.status, func.count(Entry.id), func.coalesce(func.sum(Entry.prize), 0))
-                .where(Entry.event_id.in_(event_ids)).group_by(Entry.event_id, Entry.status)):
-            found[event_id][status] = (int(count), int(prizes or 0))
-    return found
-
-
-def _field(counts: dict[str, tuple[int, int]]) -> int:
-    return sum(counts.get(status, (0, 0))[0] for status in PARTICIPANT_STATUSES)
-
-
-def _event_money(league: League, event: Event, counts: dict[str, tuple[int, int]]) -> pools.EventMoney:
-    draws = qualifying_month(event.date, event.final_month) if event.event_type == "monthly_final" else None
-    return pools.event_money(
-        event.id, event.event_type, event.month, league.kind, league.settings,
-        NightMoney(event.buy_in or 0, event.pool_share or 0, event.guarantee or 0), _field(counts),
-        counts.get(EntryStatus.NO_SHOW, (0, 0))[0] if event.buy_in else 0,
-        sum(prizes for _, prizes in counts.values()), draws)
-
-
 def _books(league: League, events: list[Event], counts, first: dt.date) -> pools.Ledger:
-    """R-PAY-3: the period's ledger, with the Monthly Final pools its finals draw from months before it."""
-    money = [_event_money(league, event, counts.get(event.id, {})) for event in events]
+    """R-PAY-3: the period's ledger, with the Monthly Final pools its finals draw from months before it
+    (services.pool_shares: the same figure the final's prize table paid out)."""
+    money = [pool_shares.event_money(event, counts.get(event.id, {})) for event in events]
     inside = {event.month for event in events}
     brought = {}
     for item in money:
         if item.draws and item.draws not in inside and item.draws < first.strftime("%Y-%m"):
-            brought[item.draws] = final_pool_of(league, item.draws)
+            brought[item.draws] = pool_shares.month_final_pool(league, item.draws)
     return pools.ledger(money, brought)
-
-
-def final_pool_of(league: League, month: str) -> int:
-    """R-PAY-3: the Monthly Final pool that `month`'s nights built from their shares."""
-    first, following = leagues.parse_month(month)
-    events = db.session.scalars(db.select(Event).where(
-        Event.league_id == league.id, Event.status == EventStatus.SETTLED, Event.date >= first,
-        Event.date < following, Event.buy_in > 0)).all()
-    counts = _counts([e.id for e in events])
-    money = [_event_money(league, e, counts.get(e.id, {})) for e in events]
-    return pools.ledger(money).final_pools.get(month, 0)
 
 
 def _tickets(league: League, month: str) -> list[TicketLine]:
@@ -251,7 +214,7 @@ def month_pack(league: League, month: str) -> MonthPack:
     table = month_standings(league, month)
     events = _month_events(league, first, following)
     ids = [e.id for e in events]
-    counts = _counts(ids)
+    counts = pool_shares.entry_counts(ids)
     books = _books(league, events, counts, first)
     lines = {line.key: line for line in books.lines}
 
@@ -279,7 +242,7 @@ def month_pack(league: League, month: str) -> MonthPack:
     nights = []
     for event in events:
         c = counts.get(event.id, {})
-        players = _field(c)
+        players = pool_shares.field_of(c)
         nights.append(NightLine(
             event.id, event.date, event.start_time, event.venue.name, event.event_type, players, new_at[event.id],
             players + c.get(EntryStatus.NO_SHOW, (0, 0))[0], lines[event.id].taken_in, lines[event.id].paid_out,
@@ -332,7 +295,7 @@ def season_pack(league: League, year: int) -> SeasonPack:
     events = db.session.scalars(db.select(Event).where(
         Event.league_id == league.id, Event.status == EventStatus.SETTLED, Event.date >= first,
         Event.date < following, Event.buy_in > 0).order_by(Event.date, Event.start_time, Event.id)).all()
-    counts = _counts([e.id for e in events])
+    counts = pool_shares.entry_counts([e.id for e in events])
     return SeasonPack(league, int(year), table, len(whole), sorted(months),
                       {k: dict(v) for k, v in by_month.items()}, _books(league, events, counts, first))
 

@@ -30,6 +30,7 @@ from services import (
     journal,
     members,
     places,
+    pool_shares,
     prereg,
     results,
     seats,
@@ -130,6 +131,7 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
     recent = [(action, action.at.replace(tzinfo=dt.UTC).astimezone(zone).strftime("%H:%M"))
               for action in journal.recent_actions(event)]
     roster = _roster(event, entries)
+    prizes = field.prize_table(event, entries)
     kinds = bonuses.kinds_now(event) if event.status != EventStatus.SETTLED else []
     ticked = set(request.form.getlist("out")) if error and tapped == "bust_hand" else set()
     dq_entry = next((e for e in entries if str(e.id) == request.form.get("dq_entry")), None) if error else None
@@ -142,7 +144,7 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
                             provisional=places.provisional(event, entries),
                             recent=recent,
                             plan=seats.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
-                            prizes=field.prize_table(event, entries),
+                            prizes=prizes, shares_in=pool_shares.shares_drawn(event) if not prizes else 0,
                             ticketed=results.ticketed(event) if event.status == EventStatus.SETTLED else set(),
                             ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),

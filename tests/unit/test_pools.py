@@ -12,6 +12,7 @@ from league.pools import (
     default_shares,
     final_pool,
     ledger,
+    night_shares,
     shares_problem,
     split_buy_in,
 )
@@ -77,6 +78,31 @@ def test_r_pay_3_a_months_ledger_balances_to_the_dollar():
     assert books.fees == 110 + 40
     assert books.money_in == books.money_out == 2_430 + 500 + 150
     assert books.balances
+
+
+def test_r_pay_3_a_night_gives_the_shares_of_its_own_snapshot():
+    """The house's $30 nightly: $5 to the Monthly Final, $3 to the Top-50 pool; a night keeps what it was
+    created with whatever the league's settings say now; without a snapshot, the league's now."""
+    now = {"nightly": {"final_share": 9, "top50_share": 1}}
+    assert night_shares("nightly", "cash", {"final_share": 5, "top50_share": 3}, now) == Shares(5, 3)
+    assert night_shares("nightly", "cash", None, now) == Shares(9, 1)
+    assert night_shares("nightly", "cash", {"starting_stack": 10_000}, now) == Shares(9, 1)  # no shares kept
+    assert night_shares("nightly", "cash", None) == HOUSE_SHARES["nightly"]
+    assert night_shares("nightly", "free", {"final_share": 5, "top50_share": 3}) == Shares(0, 0)  # free games
+
+
+def test_r_pay_3_a_thpa_monthly_final_pays_500_plus_entries_plus_the_months_shares():
+    """RULES.md R-PAY-3: "a final's pool is its guarantee plus the entries and shares allocated to it".
+    40 nightly players at $5 each put $200 into the month's pool; its final (20 entries at $30, $500
+    guaranteed) pays $1,300, and the ledger shows nothing left in the pool."""
+    pool = final_pool(500, 20, 30, shares_in=40 * 5)
+    assert pool == 1_300
+    events = [EventMoney("n", "2026-11", NightMoney(30, 20, 0), Shares(5, 3), field=40, paid_out=800),
+              EventMoney("mf", "2026-12", NightMoney(30, 30, 500), Shares(), field=20, paid_out=pool,
+                         draws="2026-11")]
+    books = ledger(events)
+    assert (books.lines[1].drawn, books.lines[1].left, books.left_in_pools) == (200, 0, 0)
+    assert books.carried == 40 * 3 and books.balances  # only the Top-50 pool is carried
 
 
 def test_r_pay_3_a_final_inside_the_period_draws_its_months_pool():

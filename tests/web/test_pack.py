@@ -46,7 +46,8 @@ def test_r_pay_3_the_months_books_balance_to_the_dollar(seeded):
             for n in found.nights] == month.EXPECTED["nights"]
     assert [n.deal for n in found.nights] == [False, True, False]
     final = found.nights[2].ledger
-    assert (final.pool, final.drawn, final.left) == (500 + 90 + 25, 25, 25)  # R-FIN: $500 plus entries, plus shares
+    assert (final.pool, final.drawn, final.paid_out, final.left) == (500 + 90 + 25, 25, 615, 0)  # R-FIN, R-PAY-3
+    assert books.left_in_pools == 0
 
 
 def test_r_qual_2_r_qual_4_r_fin_the_pack_marks_pass_downs_ties_and_stacks(seeded):

@@ -1,0 +1,89 @@
+"""The money of settled events as the ledger counts it, and the shares a month's buy-ins put into its
+Monthly Final pool (R-PAY-3): one query, read by the final's prize table (services.field) and by the
+organiser's ledger (services.pack), so the prizes a final pays are the pool the books show."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from sqlalchemy import func
+
+from league import pools
+from league.finals import qualifying_month
+from league.payouts import NightMoney
+from league.statuses import PARTICIPANT_STATUSES, EntryStatus, EventStatus
+from services.leagues import parse_month
+from services.models import Entry, Event, League
+from wiring.extensions import db
+
+MONTHLY_FINAL = "monthly_final"
+
+
+def entry_counts(event_ids: list[int]) -> dict[int, dict[str, tuple[int, int]]]:
+    """event → entry status → (entries, prizes paid), in one query."""
+    found: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+    if event_ids:
+        for event_id, status, count, prizes in db.session.execute(
+                db.select(Entry.event_id, Entry.status, func.count(Entry.id), func.coalesce(func.sum(Entry.prize), 0))
+                .where(Entry.event_id.in_(event_ids)).group_by(Entry.event_id, Entry.status)):
+            found[event_id][status] = (int(count), int(prizes or 0))
+    return found
+
+
+def field_of(counts: dict[str, tuple[int, int]]) -> int:
+    """R-PTS-5: who took a seat, from entry_counts' row for one event."""
+    return sum(counts.get(status, (0, 0))[0] for status in PARTICIPANT_STATUSES)
+
+
+def shares_of(event: Event) -> pools.Shares:
+    """R-PAY-3: the Monthly Final and Top-50 shares of each of the night's buy-ins, from the night's own
+    settings snapshot (league.pools.night_shares): a change of the league's settings today leaves the
+    nights already created, and last month's books, as they were."""
+    league = event.league
+    return pools.night_shares(event.event_type, league.kind, event.settings, league.settings)
+
+
+def event_money(event: Event, counts: dict[str, tuple[int, int]]) -> pools.EventMoney:
+    """R-PAY-3: one settled event's ledger entry (league.pools.event_money) from its stored money, its
+    shares (shares_of) and its entries (`counts`, entry_counts' row)."""
+    draws = qualifying_month(event.date, event.final_month) if event.event_type == MONTHLY_FINAL else None
+    return pools.event_money(
+        event.id, event.event_type, event.month, shares_of(event),
+        NightMoney(event.buy_in or 0, event.pool_share or 0, event.guarantee or 0), field_of(counts),
+        counts.get(EntryStatus.NO_SHOW, (0, 0))[0] if event.buy_in else 0,
+        sum(prizes for _, prizes in counts.values()), draws)
+
+
+def month_final_pool(league: League, month: str) -> int:
+    """R-PAY-3: the Monthly Final pool that `month`'s settled events built from their shares."""
+    first, following = parse_month(month)
+    events = db.session.scalars(db.select(Event).where(
+        Event.league_id == league.id, Event.status == EventStatus.SETTLED, Event.date >= first,
+        Event.date < following, Event.buy_in > 0)).all()
+    counts = entry_counts([e.id for e in events])
+    return pools.ledger([event_money(e, counts.get(e.id, {})) for e in events]).final_pools.get(month, 0)
+
+
+def _drawn_by_another(event: Event, month: str) -> bool:
+    """Whether another settled Monthly Final of the league already draws `month`'s pool (a month's
+    pool is paid once, by the first of its finals: league.pools.ledger)."""
+    following = parse_month(month)[1]
+    after = parse_month(following.strftime("%Y-%m"))[1]
+    others = db.session.scalars(db.select(Event).where(
+        Event.league_id == event.league_id, Event.event_type == MONTHLY_FINAL, Event.status == EventStatus.SETTLED,
+        Event.id != event.id, (Event.final_month == month)
+        | (Event.final_month.is_(None) & (Event.date >= following) & (Event.date < after))))
+    return any(qualifying_month(e.date, e.final_month) == month for e in others)
+
+
+def shares_drawn(event: Event) -> int:
+    """R-PAY-3, R-FIN: what a Monthly Final's pool takes from the shares of its qualifying month's
+    buy-ins ("a final's pool is its guarantee plus the entries and shares allocated to it"): that
+    month's Monthly Final pool, unless another final of the month already paid it out; 0 for any other
+    event, and for a free league (no shares). The Top-50 shares stay in the season's pool: no final of
+    R-FIN pays from it (the Shoot-out's prizes are fixed)."""
+    if event.event_type != MONTHLY_FINAL or event.league.kind != "cash":
+        return 0
+    month = qualifying_month(event.date, event.final_month)
+    if _drawn_by_another(event, month):
+        return 0
+    return month_final_pool(event.league, month)
