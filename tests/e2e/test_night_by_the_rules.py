@@ -57,7 +57,7 @@ def test_a_late_entry_after_two_bust_outs_settles_right_and_is_corrected(live_se
     out(host, roster, "Bob Ray", "Bob Ray out in 3rd")
     # A late entrant: a new member joins at the host's hand, and both bust-outs move one place down.
     host.get_by_placeholder("Type a name").fill("Lou Late")
-    results = host.locator("#search-results").last  # the fragment lands inside its own id (see the report)
+    results = host.locator("#search-results")  # one element: each search replaces it whole
     expect(results).to_contain_text("New member")
     results.get_by_label("They are 18 or over").check()
     results.get_by_role("button", name="Join and check in").click()
@@ -149,7 +149,7 @@ def test_a_monthly_final_refuses_a_ticketless_player_then_the_host_overrides(liv
     roster = host.locator("#players")
     phone.allow(r"status of 422")  # the refusal comes back as a 422 fragment, on purpose
     host.get_by_placeholder("Type a name").fill("Bob")
-    found = host.locator("#search-results").last  # the fragment lands inside its own id (see the report)
+    found = host.locator("#search-results")  # one element (strict): the first search replaced it whole
     expect(found).to_contain_text("Bob Ray")
     found.get_by_role("button", name="Check in", exact=True).click()
     refusal = roster.locator("#refusal")
@@ -163,7 +163,7 @@ def test_a_monthly_final_refuses_a_ticketless_player_then_the_host_overrides(liv
     screenshot(host, "final-host-overridden")
     # The ticket holder is admitted without a ruling.
     host.get_by_placeholder("Type a name").fill("Ann")
-    found = host.locator("#search-results").last
+    found = host.locator("#search-results")  # and the second search too
     expect(found).to_contain_text("Ann Lee")
     found.get_by_role("button", name="Check in", exact=True).click()
     expect(roster.locator(".flash")).to_have_text("Checked in Ann Lee")

@@ -9,12 +9,13 @@ from wiring.extensions import db
 
 @pytest.fixture
 def night(app, league, organiser):
-    """Tonight's nightly event at the Rose, hosted by `host`."""
+    """Tonight's nightly event at the Rose, hosted by `host`: tonight in the league's own time zone
+    (league.today(), as the app dates it: after 13:00 UTC it is already tomorrow in Sydney)."""
     venue = Venue(league_id=league.id, name="Rose & Crown")
     db.session.add(venue)
     db.session.flush()
     host = db.session.scalar(db.select(User).where(User.username == "host"))
-    event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date.today(),
+    event = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=league.today(),
                   start_time=dt.time(19, 0), host_id=host.id, status="running")
     db.session.add(event)
     db.session.commit()

@@ -129,6 +129,24 @@ def test_walk_in_by_name_search(client, night):
     assert host_op(client, night, "walk_in:99999").status_code == 422
 
 
+def test_walk_in_search_results_are_one_element_the_search_replaces_whole(client, night):
+    """The players page holds the results' element once (the fragment, included empty) and each search
+    answers that same element, swapped in whole: never a second id="search-results" inside the first."""
+    db.session.add(Member.named(night.league_id, "Sam Stone"))
+    db.session.commit()
+    login(client, "host", "pw-host")
+    page = client.get(f"/host/events/{night.id}/players").get_data(as_text=True)
+    assert page.count('id="search-results"') == 1 and 'hx-target="#search-results" hx-swap="outerHTML"' in page
+    assert "New member" not in page  # empty until the host types
+    for query in ("sam", "stone"):  # a first search, then a second
+        found = client.get(f"/host/events/{night.id}/members?q={query}", headers={"HX-Request": "true"})
+        html = found.get_data(as_text=True)
+        assert html.count('id="search-results"') == 1 and html.lstrip().startswith('<div id="search-results">')
+        assert "Sam Stone" in html and "New member" in html
+    empty = client.get(f"/host/events/{night.id}/members?q=", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert empty.count('id="search-results"') == 1 and "New member" not in empty  # cleared, still one element
+
+
 def seat_players(client, night, names):
     login(client, "host", "pw-host")
     for name in names:
