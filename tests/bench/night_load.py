@@ -4,7 +4,7 @@ SQLite with 200 players in"): one real gunicorn server (gevent worker, README's 
 on a fresh SQLite database, the host's phone driving a whole night through the real login and the
 real roster forms, and optionally N player phones holding the clock's server-sent events stream.
 
-    python tests/bench/night_load.py                     # 200 players, 200 phones on the clock stream
+    python tests/bench/night_load.py                     # 200 players, 500 phones on the clock stream
     python tests/bench/night_load.py --phones 0          # the host alone
     python tests/bench/night_load.py --profile /tmp/prof # + cProfile and SQL counts per action kind
     python tests/bench/night_load.py --help
@@ -15,19 +15,27 @@ op=…, the CSRF token from the page, HX-Request: true, so the answer is the ros
      (their member cookie, the form and its CSRF token); the host confirms each (op=confirm); the
      others arrive at the door: the host searches the name (GET …/members?q=) and checks them in
      (op=walk_in); every --bonus-every'th arrival claims a bonus (op=bonus, kinds in turn);
-  2. the seat draw (op=draw), --draws times with an undo between; the host starts the clock;
+  2. the seat draw (op=draw), --draws times with an undo between; food or drink for everyone (in
+     turn, op=bonus_all:<kind>, R-CHIP-2's start of play) --everyone times with an undo between; the
+     host starts the clock; --penalties missed-hand and missed-round penalties in turn, each ended
+     early, on the player's floor panel (POST …/floor/<entry>, op=give:<kind> then op=end:<id>, R-PEN);
   3. --late late entrants (walk-ins after the draw: seated at once), every --undo-every'th undone
      and checked in again;
   4. bust-outs until the final table: single (op=bust), several in one hand with their stacks
      (op=bust_hand), a disqualification every --dq-every'th, an undo every --undo-every'th, and
      whatever the table plan asks for in between: a table break (op=break) or a balancing move
-     (op=move_to with the mover picked from the form's list);
-  5. the final table (op=final), --finals times with an undo between; bust-outs down to one;
+     (op=move_to with the mover picked from the form's list); every third, while --reentries last,
+     a busted player re-enters (op=reenter, R-ENTRY-1: tonight's game allows 5 each);
+  5. the final table (op=final), --finals times with an undo between; a deal put to the vote
+     (op=deal) and every player's vote on the host's passed phone (GET and POST …/ballot/<entry>,
+     R-PAY-2), yes but the last, whose no voids it, until --votes votes; bust-outs down to one;
   6. settle (op=settle), --settles times with an undo between;
-  7. the month's Monthly Final (seeded for tonight's month, R-QUAL-3): the host checks in
-     --final-checkins of tonight's players, ticket holders and others in turn (the walk-in search,
-     then op=walk_in on the final's roster): a holder is admitted and the ticket marked used, any
-     other is refused with the reason (422) and let in by the host's override with a reason.
+  7. last month's Monthly Final (seeded with last month's nights and their ticket holders, R-QUAL-3,
+     and a cash pool that draws those nights' shares, R-PAY-3): the host checks in --final-checkins
+     players, ticket holders and others in turn (the walk-in search, then op=walk_in on the final's
+     roster): a holder is admitted and the ticket marked used, any other is refused with the reason
+     (422) and let in by the host's override with a reason; then --rebuys rebuys (op=rebuy, the
+     final allows 5 each).
 After each phone check-in the host's roster refetches itself (GET with HX-Request), as app.js does
 when the clock stream brings a version newer than the roster's; --refresh-every k adds such a GET
 after every k-th host action. Each request goes on a fresh connection opened beforehand; its time runs from
@@ -35,7 +43,11 @@ sending the request until the whole response is read (Accept-Encoding: gzip, br,
 
 Reported per action kind: count, players in at the time, median / p95 / max response time, bytes
 on the wire and of HTML; overall p95 of the host's POSTs; the phones' messages; the whole
-machine's busy % meanwhile (it is shared: other work skews the figures).
+machine's busy % meanwhile (it is shared: other work skews the figures); and the server time per
+action, inside the worker (n, median, p95, p99, max, CPU, SQL; a refusal, 422, is its own kind),
+against the targets (every host action p95 ≤ 100 ms, settling ≤ 50 ms as the median of its
+--settles settles), with the load average (1/5/15 min) before and after. Every action defaults to
+20 samples or more (--min-samples marks fewer).
 
 Traffic goes to 127.0.0.1 only. Every wait is bounded. Not collected by pytest (the name does not
 match test_*.py); tests/bench/test_night_load.py runs `run()` at a tiny scale.
@@ -81,9 +93,10 @@ FIRST = ("Aoife", "Bea", "Cian", "Dmitri", "Émile", "Fatima", "Grace", "Hemi", 
          "Mei", "Niamh", "Oscar", "Priya", "Quinn", "Rangi", "Siobhán", "Tāne")
 LAST = ("O'Brien <b>", "Nguyen", "D'Arcy & Sons", "Smith", 'Walker "Ace"', "Ng", "Müller", "Te Rangi",
         "<i>Kelly</i>", "Patel")
-POST_KINDS_ORDER = ("walk-in", "phone check-in (player)", "confirm", "bonus", "draw", "clock start", "late entrant",
-                    "bust", "bust hand", "move", "break", "dq", "undo", "final table", "settle", "final check-in",
-                    "final check-in refused", "final check-in override")
+POST_KINDS_ORDER = ("walk-in", "phone check-in (player)", "confirm", "bonus", "draw", "food/drink for everyone",
+                    "clock start", "penalty given", "penalty ended", "late entrant", "bust", "bust hand", "re-entry",
+                    "move", "break", "dq", "undo", "final table", "deal", "ballot vote (passed phone)", "settle",
+                    "final check-in", "final check-in refused", "final check-in override", "rebuy")
 FINAL_OVERRIDE_REASON = "Bench: won a ticket at another venue <b>"
 
 
@@ -95,26 +108,61 @@ def member_names(n: int) -> list[str]:
 
 # --- the database: fresh, migrated by the real CLI, a league with members and tonight's night ----
 
+HOLDER_NIGHTS = 8  # last month's settled nights whose top five hold this final's tickets (R-QUAL-1)
+PER_NIGHT = 25
+
+
 def seed(url: str, members: int, max_seats: int) -> dict:
-    """A league, a venue, a host login, `members` members and tonight's event (running, clock not
-    started, nobody in yet), and this month's Monthly Final tomorrow (R-QUAL-3: for tonight's month,
-    so tonight's tickets admit to it). Each member's phone cookie is the one the app gives a member's
-    phone."""
+    """A cash league (R-PAY-3: a $30 night, $20 to its pool), a venue, a host login, `members`
+    members, tonight's event (running, clock not started, nobody in yet) with re-entries allowed
+    (R-ENTRY-1: nightly games re-enter, Monthly Finals rebuy, up to 5 each), last month's settled
+    nights (HOLDER_NIGHTS of PER_NIGHT players, their top five holding Monthly Final tickets, up to
+    half the members) and last
+    month's Monthly Final tomorrow ($30 all to its pool, $500 guaranteed, plus the shares its month's
+    nights put into it: the prize table reads them, services.pool_shares). Each member's phone
+    cookie is the one the app gives a member's phone."""
     from app import create_app
-    from services.models import Event, Member
+    from services.models import Entry, Event, League, Member, Ticket
     from tests.fixtures import tonight as tests_seed
     from wiring.extensions import db
     app = create_app({"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context(), app.test_request_context():
         event = tests_seed.tonight("Bench League", "The Rose & Crown", HOST_USER, HOST_PASSWORD)
-        event.max_seats = max_seats
+        league = db.session.get(League, event.league_id)
+        league.kind = "cash"
+        league.settings = {**(league.settings or {}),
+                           "nightly": {**(league.settings or {}).get("nightly", {}), "reentry": "reentry",
+                                       "reentry_limit": 5},
+                           "monthly_final": {**(league.settings or {}).get("monthly_final", {}), "reentry": "rebuy",
+                                             "reentry_limit": 5}}
+        event.max_seats, event.buy_in, event.pool_share = max_seats, 30, 20
+        db.session.commit()  # a cash league before the nights below take their snapshots (services.models)
         people = [Member.named(event.league_id, name) for name in member_names(members)]
+        db.session.add_all(people)
+        last_month = (event.date.replace(day=1) - dt.timedelta(days=1)).replace(day=1)
+        holders = []
+        for n in range(HOLDER_NIGHTS):
+            night = Event(league_id=event.league_id, venue_id=event.venue_id, event_type="nightly",
+                          date=last_month + dt.timedelta(days=n), start_time=dt.time(19, 0), status="settled",
+                          buy_in=30, pool_share=20)
+            db.session.add(night)
+            db.session.flush()
+            field = [people[(n * PER_NIGHT + i) % len(people)] for i in range(min(PER_NIGHT, len(people)))]
+            for position, member in enumerate(field, start=1):
+                db.session.add(Entry(event_id=night.id, member_id=member.id, status="played", position=position,
+                                     points=max(0, 300 - 10 * position), prize=20 * len(field) if position == 1 else 0))
+                if position <= 5 and member not in holders and len(holders) < len(people) // 2:
+                    holders.append(member)
+                    db.session.add(Ticket(league_id=event.league_id, month=last_month.strftime("%Y-%m"),
+                                          member_id=member.id, event_id=night.id, position=position))
         final = Event(league_id=event.league_id, venue_id=event.venue_id, event_type="monthly_final",
                       date=event.date + dt.timedelta(days=1), start_time=dt.time(19, 0), host_id=event.host_id,
-                      status="running", max_seats=max_seats, final_month=event.month)
-        db.session.add_all([*people, final])
+                      status="running", max_seats=max_seats, final_month=last_month.strftime("%Y-%m"),
+                      buy_in=30, pool_share=30, guarantee=500)
+        db.session.add(final)
         db.session.commit()
         out = {"event_id": event.id, "check_in_code": event.check_in_code, "final_id": final.id,
+               "ticket_holders": [m.name for m in holders],
                "members": [{"id": m.id, "name": m.name,
                             "cookie": member_cookie._signer().dumps([m.id, m.cookie_secret])} for m in people]}
         db.session.remove()
@@ -444,10 +492,16 @@ def post_worker_init(worker):
         counters = [0, 0.0]
         _current.append(counters)
         started, cpu = time.perf_counter(), time.thread_time()
+        answered = []
+
+        def starting(status, headers, exc_info=None):
+            answered.append(status)
+            return start_response(status, headers, exc_info)
+
         if profile:
             profile.enable()
         try:
-            result = app(environ, start_response)
+            result = app(environ, starting)
             body = b"".join(result)
             if hasattr(result, "close"):
                 result.close()
@@ -455,6 +509,8 @@ def post_worker_init(worker):
             if profile:
                 profile.disable()
             _current.pop()
+        if answered and answered[0].startswith("422") and not kind.endswith("refused"):
+            kind += " refused"  # a refusal (nothing written) is its own kind: the final's ticketless check-in
         row = _stats.setdefault(kind, {{"server_ms": [], "cpu_ms": [], "queries": [], "query_ms": []}})
         row["server_ms"].append((time.perf_counter() - started) * 1000)
         row["cpu_ms"].append((time.thread_time() - cpu) * 1000)
@@ -501,7 +557,8 @@ def profile_summary(directory: Path, top: int) -> dict:
     out = {}
     for kind, row in raw.items():
         entry = {"n": len(row["server_ms"]), "server_ms_median": statistics.median(row["server_ms"]),
-                 "server_ms_p95": percentile(row["server_ms"], 95), "cpu_ms_median": statistics.median(row["cpu_ms"]),
+                 "server_ms_p95": percentile(row["server_ms"], 95), "server_ms_p99": percentile(row["server_ms"], 99),
+                 "server_ms_max": max(row["server_ms"]), "cpu_ms_median": statistics.median(row["cpu_ms"]),
                  "queries_median": statistics.median(row["queries"]),
                  "query_ms_median": statistics.median(row["query_ms"])}
         prof = directory / (re.sub(r"[^a-z0-9]+", "_", kind.lower()).strip("_") + ".prof")
@@ -532,6 +589,8 @@ class Night:
         self.version_drift = 0  # versions made by something this script did not count (0: the mapping holds)
         self.final_id: int | None = None  # the month's Monthly Final (phase 7)
         self.last_sample: dict = {}  # the last roster POST's (a refresh may follow it)
+        self.reentries_left = opts.reentries
+        self.holders: list[str] = []  # the final's ticket holders' names (seed)
 
     @property
     def players_url(self) -> str:
@@ -561,15 +620,17 @@ class Night:
         self.samples.append(sample)
         return sample
 
-    def act(self, kind: str, op: str, fields: dict | None = None, expect: int | tuple[int, ...] = 200) -> Page:
+    def act(self, kind: str, op: str, fields: dict | None = None, expect: int | tuple[int, ...] = 200,
+            tag: str | None = None) -> Page:
         """One roster form POST as htmx sends it; checks the answer is the roster with the message
-        (`expect`: the statuses that are right; a refusal, 422, writes nothing, so no version moves)."""
+        (`expect`: the statuses that are right; a refusal, 422, writes nothing, so no version moves).
+        `tag` names the request for the server-side times (default `kind`)."""
         expected = (expect,) if isinstance(expect, int) else expect
         form = [("csrf_token", self.token), ("op", op)]
         for name, value in (fields or {}).items():
             form += [(name, v) for v in value] if isinstance(value, list) else [(name, value)]
         players_in = len(self.page.playing()) if self.page else 0
-        reply = self.host.fetch("POST", self.players_url, form, {"HX-Request": "true", "X-Bench-Kind": kind})
+        reply = self.host.fetch("POST", self.players_url, form, {"HX-Request": "true", "X-Bench-Kind": tag or kind})
         page = Page(reply.text)
         problem = None
         if reply.status not in expected:
@@ -613,8 +674,11 @@ class Night:
         a version newer than the roster's own (someone else's change: a phone's check-in)."""
         reply = self.host.fetch("GET", self.players_url, headers={"HX-Request": "true",
                                                                   "X-Bench-Kind": "roster refresh (GET)"})
-        ok = reply.status == 200 and Page(reply.text).section
+        page = Page(reply.text)
+        ok = reply.status == 200 and page.section
         self._sample("roster refresh (GET)", reply, len(self.page.playing()), op="get", ok=ok)
+        if ok:
+            self.page = page  # the refetched roster replaces the one on screen (a phone's arrival on it)
         if not ok:
             self.failures.append({"kind": "roster refresh (GET)", "op": "get", "problem": f"status {reply.status}"})
 
@@ -682,7 +746,7 @@ class Night:
     def _undo(self, op: str) -> None:
         """Undo (labelled with what it takes back: undoing a draw rewrites 200 rows, a bust one)."""
         undone = self.last_kind
-        self.act("undo", op)
+        self.act("undo", op, tag=f"undo ({undone})" if undone else "undo")
         next(s for s in reversed(self.samples) if s["kind"] == "undo")["undid"] = undone
         self.last_kind = None
 
@@ -702,10 +766,14 @@ class Night:
         return False
 
     def bust_round(self, n: int) -> None:
-        """The n-th bust-phase action: an undo, a DQ, several out in one hand, or one out."""
+        """The n-th bust-phase action: a re-entry (every third, while --reentries last and someone busted
+        may), an undo, a DQ, several out in one hand, or one out."""
         playing = self.page.playing()
         o = self.opts
-        if o.undo_every and n % o.undo_every == 0 and self.page.first("undo"):
+        if self.reentries_left and n % 3 == 0 and (op := self.page.first("reenter")):
+            self.reentries_left -= 1
+            self.act("re-entry", op)  # R-ENTRY-1: a new stack on a new random seat
+        elif o.undo_every and n % o.undo_every == 0 and self.page.first("undo"):
             self._undo(self.page.first("undo"))
         elif o.dq_every and n % o.dq_every == 0 and len(playing) > 2:
             entry, _ = self.rng.choice(playing)
@@ -717,6 +785,54 @@ class Night:
         else:
             entry, _ = self.rng.choice(playing)
             self.act("bust", f"bust:{entry}")
+
+    def floor(self, kind: str, entry: str, op: str, fields: dict | None = None) -> str | None:
+        """R-PEN-1/2: one action on a player's floor panel (POST …/floor/<entry>, op=give:<kind> or
+        end:<penalty>), as htmx sends it; the answer is the panel with its message. Returns the
+        penalty's End early button (`end:<id>`) when the panel shows one."""
+        form = [("csrf_token", self.token), ("op", op), *((fields or {}).items())]
+        players_in = len(self.page.playing())
+        reply = self.host.fetch("POST", f"/host/events/{self.event_id}/floor/{entry}", form,
+                                {"HX-Request": "true", "X-Bench-Kind": kind})
+        panel = Page(reply.text)
+        problem = None
+        if reply.status != 200:
+            problem = f"status {reply.status}: {panel.messages.get('error', reply.text[:200]).strip()}"
+        elif "flash" not in panel.messages:
+            problem = "no confirmation message on the floor panel"
+        self.last_sample = self._sample(kind, reply, players_in, op=op.split(":")[0], ok=problem is None)
+        if problem:
+            self.failures.append({"kind": kind, "op": op, "problem": problem})
+            log(f"    ! {kind} ({op}): {problem}")
+        else:
+            self.bumped(reply.sent)
+            self.last_kind = kind
+        self.actions += 1
+        self.pause()
+        return panel.first("end")
+
+    def ballot_vote(self, entry: str, yes: bool) -> None:
+        """R-PAY-2, pass the phone: the host's phone opens the player's private ballot (GET), the player
+        taps Yes or No (POST …/ballot/<entry>, answered 303 to the "vote is in" screen)."""
+        url = f"/host/events/{self.event_id}/ballot/{entry}"
+        players_in = len(self.page.playing())
+        page = self.host.fetch("GET", url, headers={"X-Bench-Kind": "ballot page (GET)"})
+        ok = page.status == 200 and 'name="vote"' in page.text
+        self._sample("ballot page (GET)", page, players_in, op="get", ok=ok)
+        if not ok:
+            self.failures.append({"kind": "ballot page (GET)", "op": "get", "problem": f"status {page.status}"})
+            return
+        reply = self.host.fetch("POST", url, {"csrf_token": csrf_token(page.text), "vote": "yes" if yes else "no"},
+                                {"X-Bench-Kind": "ballot vote (passed phone)"})
+        ok = reply.status == 303
+        self._sample("ballot vote (passed phone)", reply, players_in, op="vote", ok=ok)
+        if not ok:
+            self.failures.append({"kind": "ballot vote (passed phone)", "op": "vote",
+                                  "problem": f"status {reply.status}: {reply.text[:200]}"})
+        else:
+            self.bumped(reply.sent)  # the vote takes the event's lock: its version moves on
+        self.actions += 1
+        self.pause()
 
     def clock_start(self) -> None:
         current = clock_load.clock_json(f"http://127.0.0.1:{self.port}", self.event_id)["version"]
@@ -782,7 +898,9 @@ def drive(night: Night, members: list[dict], opts) -> dict:
         night.act("draw", "draw")
         if d < opts.draws - 1:
             night.undo()
+    everyone_for(night, opts)
     night.clock_start()
+    penalties(night, opts)
     for i, member in enumerate(late):
         night.walk_in(member, "late entrant")
         if opts.undo_every and i % opts.undo_every == opts.undo_every - 1:
@@ -804,6 +922,7 @@ def drive(night: Night, members: list[dict], opts) -> dict:
         night.act("final table", "final")
         if f < opts.finals - 1:
             night.undo()
+    ballots(night, opts)
     while len(night.page.playing()) > 1:
         n += 1
         if n > 2 * bound:
@@ -816,7 +935,55 @@ def drive(night: Night, members: list[dict], opts) -> dict:
         night.act("settle", "settle")
         if s < opts.settles - 1:
             night.undo()
-    return {"bust_phase_actions": n, **finals_check_ins(night, members, opts)}
+    return {"bust_phase_actions": n, "reentries": opts.reentries - night.reentries_left,
+            **finals_check_ins(night, members, opts)}
+
+
+def everyone_for(night: Night, opts) -> None:
+    """R-CHIP-1/2: food (then drink, in turn) for everyone at the start of play, --everyone times,
+    each undone (so every round gives all the players in the game their bonus again)."""
+    log(f"    food/drink for everyone ×{opts.everyone} (undone between)")
+    for i in range(opts.everyone):
+        kind = ("food", "drink")[i % 2]
+        if not night.page.first(f"bonus_all:{kind}"):
+            raise RuntimeError(f"no {kind}-for-everyone button at the start of play")
+        night.act("food/drink for everyone", f"bonus_all:{kind}")
+        night.undo()
+
+
+def penalties(night: Night, opts) -> None:
+    """R-PEN-1/2: --penalties missed-hand and missed-round penalties (in turn) on players in the game,
+    each ended early on the player's floor panel."""
+    log(f"    penalties ×{opts.penalties}, each ended early")
+    for i in range(opts.penalties):
+        entry, _ = night.rng.choice(night.page.playing())
+        fields = {"hands": "2", "reason": "Bench: exposed a card <b>"} if i % 2 == 0 else {
+            "rounds": "1", "reason": "Bench: soft play"}
+        end = night.floor("penalty given", entry, "give:" + ("missed_hands" if i % 2 == 0 else "missed_rounds"),
+                          fields)
+        if end is None:
+            night.failures.append({"kind": "penalty given", "op": "give", "problem": "no End early button after it"})
+            continue
+        night.floor("penalty ended", entry, end)
+    night.open()  # back to the roster, as the panel's link does
+
+
+def ballots(night: Night, opts) -> None:
+    """R-PAY-2, pass the phone: the final table puts a deal to the vote (op=deal, every stack
+    counted), and every player votes on the host's phone, yes but the last, whose no voids it; again
+    until --votes votes are in."""
+    cast = 0
+    log(f"    deal ballots on the passed phone: {opts.votes} votes")
+    while cast < opts.votes:
+        playing = night.page.playing()
+        if not night.page.first("deal") or len(playing) < 2:
+            raise RuntimeError(f"no deal to put to the vote with {len(playing)} players left")
+        stacks = {f"deal-{entry}": str(night.rng.randrange(1, 60) * 1000) for entry, _ in playing}
+        night.act("deal", "deal", {**stacks, "method": "icm"})
+        for k, (entry, _) in enumerate(playing):
+            night.ballot_vote(entry, yes=k < len(playing) - 1)
+            cast += 1
+        night.open()  # the phone back with the host: the roster, the deal called off by the "no"
 
 
 def finals_check_ins(night: Night, members: list[dict], opts) -> dict:
@@ -827,14 +994,24 @@ def finals_check_ins(night: Night, members: list[dict], opts) -> dict:
     final = Night(night.port, night.final_id, "", opts, night.rng)
     final.host, final.samples, final.failures = night.host, night.samples, night.failures  # one phone, one log
     final.open()
-    placed = sorted((int(found.group(1)), found.group(2)) for item in night.page.items
-                    if (found := re.match(r"(\d+)\. (.+)$", item["text"])))
-    top, rest = [name for place, name in placed if place <= 5], [name for place, name in placed if place > 5]
+    holding = set(night.holders)
+    top = [m["name"] for m in members if m["name"] in holding]
+    rest = [m["name"] for m in members if m["name"] not in holding]
     turns = [name for pair in zip(top, rest) for name in pair] + top[len(rest):] + rest[len(top):]
     by_name = {member["name"]: member for member in members}
-    log(f"[7] Monthly Final: {min(opts.final_checkins, len(turns))} check-ins, ticket holders and others in turn")
+    log(f"[7] Monthly Final: {min(opts.final_checkins, len(turns))} check-ins, ticket holders and others in turn, "
+        f"then {opts.rebuys} rebuys")
     held = sum(final.final_check_in(by_name[name]) for name in turns[:opts.final_checkins])
-    return {"final_checkins": min(opts.final_checkins, len(turns)), "final_ticket_holders": held}
+    rebought = 0
+    while rebought < opts.rebuys:  # R-ENTRY-1: the final's players rebuy in turn (5 each at most)
+        ops = [op for item in final.page.items for op in item["ops"] if op.startswith("rebuy:")]
+        if not ops:
+            break
+        for op in ops[:opts.rebuys - rebought]:
+            final.act("rebuy", op)
+            rebought += 1
+    return {"final_checkins": min(opts.final_checkins, len(turns)), "final_ticket_holders": held,
+            "rebuys": rebought, "final_version": final.version}
 
 
 # --- figures ------------------------------------------------------------------------------------------
@@ -896,7 +1073,8 @@ def run(opts) -> dict:
     workdir = Path(tempfile.mkdtemp(prefix="shuffleup-night-load-"))
     results: dict = {"players": opts.players, "late": opts.late, "phones": opts.phones, "max_seats": opts.max_seats,
                      "workers": opts.workers, "nproc": os.cpu_count(), "python": sys.version.split()[0],
-                     "loadavg_before": os.getloadavg()[0], "profiled": bool(opts.profile), "gap_s": opts.gap,
+                     "loadavg_before": os.getloadavg()[0], "loadavg_1_5_15_before": os.getloadavg(),
+                     "profiled": bool(opts.profile), "gap_s": opts.gap, "min_samples": opts.min_samples,
                      "tree": tree(), "started": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
     server = phones = None
     try:
@@ -925,7 +1103,7 @@ def run(opts) -> dict:
                 log(f"    {opts.phones} phones on the clock stream in "
                     f"{results['phones_connect']['seconds_to_connect_all']:.2f} s")
             night = Night(server.port, event_id, seeded["check_in_code"], opts, random.Random(opts.seed))
-            night.final_id = seeded["final_id"]
+            night.final_id, night.holders = seeded["final_id"], seeded["ticket_holders"]
             night.login()
             first_version = night.version
             gc.collect()
@@ -970,6 +1148,7 @@ def run(opts) -> dict:
             if opts.profile or opts.server_times:
                 results["profile"] = profile_summary(out_dir, opts.profile_top)
             results["loadavg_after"] = os.getloadavg()[0]
+            results["loadavg_1_5_15_after"] = os.getloadavg()
     finally:
         if phones is not None:
             phones.kill()
@@ -1029,13 +1208,50 @@ def report(r: dict) -> str:
                          f"; all phones had each action's version {a['median']:.1f} ms (median), "
                          f"{a['p95']:.1f} ms (p95) after the host sent it" if a else ""))
     if r.get("profile"):
-        lines.append("")
-        lines.append(("server side, PROFILED" if r["profiled"] else "server side") + ", inside the app per request "
-                     "(median wall / p95 wall / median CPU ms; SQL statements and their ms, median): " + "; ".join(
-            f"{kind} {p['server_ms_median']:.1f} / {p['server_ms_p95']:.1f} / {p['cpu_ms_median']:.1f}, "
-            f"{p['queries_median']:.0f} SQL {p['query_ms_median']:.1f}"
-            for kind, p in sorted(r["profile"].items(), key=lambda kv: order_key(kv[0]))))
+        lines += [""] + server_table(r)
     return "\n".join(lines)
+
+
+SETTLE_TARGET_MS = 50
+
+
+def target_of(kind: str) -> int | None:
+    """The issue's targets for a kind of request: settling ≤ 50 ms, every other host action p95 ≤ 100 ms;
+    none for the GETs (what a screen reads) and a player's own phone."""
+    if kind.endswith("(GET)") or kind.startswith("phone"):
+        return None
+    return SETTLE_TARGET_MS if kind == "settle" else TARGET_P95_MS
+
+
+def server_table(r: dict) -> list[str]:
+    """The server time per kind of request (inside the worker, from the request reaching the app to its
+    last byte, as Markdown): n, median, p95, p99, max, CPU and SQL; settling's figure is the median of
+    its n settles (its target is on the median), every other host action's the p95."""
+    la0, la1 = r.get("loadavg_1_5_15_before"), r.get("loadavg_1_5_15_after")
+    load = (f"load average (1/5/15 min) {la0[0]:.2f} / {la0[1]:.2f} / {la0[2]:.2f} before, "
+            f"{la1[0]:.2f} / {la1[1]:.2f} / {la1[2]:.2f} after" if la0 and la1 else "")
+    least = r.get("min_samples", 20)
+    lines = [("Server time, PROFILED (cProfile on: inflated)" if r["profiled"] else "Server time") +
+             f" per action, inside the worker (ms); {load}; fewer than {least} samples marked *",
+             "", "| action | n | median | p95 | p99 | max | CPU median | SQL median (n / ms) | target | met |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for kind, p in sorted(r["profile"].items(), key=lambda kv: order_key(kv[0])):
+        target = target_of(kind)
+        if target is None:
+            goal, met = "–", ""
+        elif kind == "settle":
+            goal, met = f"median ≤ {target}", "✓" if p["server_ms_median"] <= target else "✗"
+        else:
+            goal, met = f"p95 ≤ {target}", "✓" if p["server_ms_p95"] <= target else "✗"
+        few = "*" if p["n"] < least else ""
+        lines.append(f"| {kind} | {p['n']}{few} | {p['server_ms_median']:.1f} | {p['server_ms_p95']:.1f} | "
+                     f"{p['server_ms_p99']:.1f} | {p['server_ms_max']:.1f} | {p['cpu_ms_median']:.1f} | "
+                     f"{p['queries_median']:.0f} / {p['query_ms_median']:.1f} | {goal} | {met} |")
+    if "settle" in r["profile"]:
+        p = r["profile"]["settle"]
+        lines += ["", f"settle: median {p['server_ms_median']:.1f} ms of {p['n']} settles (server time; target "
+                      f"≤ {SETTLE_TARGET_MS} ms: {'OK' if p['server_ms_median'] <= SETTLE_TARGET_MS else 'MISSED'})"]
+    return lines
 
 
 def parse_args(argv=None):
@@ -1043,16 +1259,28 @@ def parse_args(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-n", "--players", type=int, default=200, help="players in before the draw (default 200)")
     parser.add_argument("--late", type=int, default=15, help="late entrants after the draw (default 15)")
-    parser.add_argument("--phones", type=int, default=200, help="phones on the clock's SSE stream (default 200; 0: none)")
+    parser.add_argument("--phones", type=int, default=500, help="phones on the clock's SSE stream (default 500; 0: none)")
     parser.add_argument("--phone-checkins", type=int, default=60,
                         help="players who check in by their own phone, then confirmed by the host (default 60)")
     parser.add_argument("--bonus-every", type=int, default=4, help="every k-th arrival claims a bonus (default 4)")
-    parser.add_argument("--draws", type=int, default=5, help="seat draws, undone between (default 5)")
-    parser.add_argument("--finals", type=int, default=5, help="final-table draws, undone between (default 5)")
-    parser.add_argument("--settles", type=int, default=5, help="settles, undone between (default 5)")
-    parser.add_argument("--final-checkins", type=int, default=20,
-                        help="tonight's players checked in to the month's Monthly Final afterwards, ticket "
-                             "holders and others (refused, then the host's override) in turn (default 20; 0: none)")
+    parser.add_argument("--draws", type=int, default=20, help="seat draws, undone between (default 20)")
+    parser.add_argument("--finals", type=int, default=20, help="final-table draws, undone between (default 20)")
+    parser.add_argument("--settles", type=int, default=20, help="settles, undone between (default 20: the settle "
+                                                                "time is their median)")
+    parser.add_argument("--everyone", type=int, default=20,
+                        help="food/drink for everyone at the start of play, undone between (default 20)")
+    parser.add_argument("--penalties", type=int, default=20,
+                        help="missed-hand/missed-round penalties given and ended early (default 20 of each)")
+    parser.add_argument("--reentries", type=int, default=20, help="re-entries of busted players (default 20)")
+    parser.add_argument("--votes", type=int, default=20,
+                        help="deal votes on the host's passed phone at the final table (default 20, rounded up "
+                             "to whole ballots)")
+    parser.add_argument("--rebuys", type=int, default=20, help="rebuys in the Monthly Final (default 20)")
+    parser.add_argument("--min-samples", type=int, default=20,
+                        help="the report marks an action with fewer samples than this (default 20: enough for a p95)")
+    parser.add_argument("--final-checkins", type=int, default=40,
+                        help="players checked in to last month's Monthly Final afterwards, ticket holders and "
+                             "others (refused, then the host's override) in turn (default 40; 0: none)")
     parser.add_argument("--undo-every", type=int, default=5, help="every k-th bust-phase action is an undo (default 5)")
     parser.add_argument("--dq-every", type=int, default=13, help="every k-th bust-phase action is a DQ (default 13; "
                                                                  "an undo takes precedence, so keep it prime to --undo-every)")
@@ -1071,8 +1299,9 @@ def parse_args(argv=None):
     parser.add_argument("--timeout", type=float, default=30, help="seconds to wait for any one request or phase step")
     parser.add_argument("--profile", metavar="DIR", help="cProfile each request in the worker and count its SQL; "
                                                          "writes DIR/<kind>.prof and DIR/server.json")
-    parser.add_argument("--server-times", action="store_true", help="time each request inside the worker "
-                                                                    "(wall, CPU, SQL) without a profiler")
+    parser.add_argument("--no-server-times", dest="server_times", action="store_false",
+                        help="do not time each request inside the worker (wall, CPU, SQL; on by default: the "
+                             "report's server-time table)")
     parser.add_argument("--profile-top", type=int, default=0, help="with --profile, print the top N functions "
                                                                    "by cumulative time per kind")
     parser.add_argument("--json", metavar="FILE", help="also write the figures (every sample) as JSON")

@@ -165,6 +165,8 @@ def test_a_monthly_final_refuses_a_ticketless_player_then_the_host_overrides(liv
     host.get_by_placeholder("Type a name").fill("Ann")
     found = host.locator("#search-results")  # and the second search too
     expect(found).to_contain_text("Ann Lee")
+    expect(found).not_to_contain_text("Bob Ray")  # the first search's answer replaced, not nested
+    screenshot(host, "final-host-second-search")
     found.get_by_role("button", name="Check in", exact=True).click()
     expect(roster.locator(".flash")).to_have_text("Checked in Ann Lee")
     with live_server.app.app_context():
