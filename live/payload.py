@@ -5,7 +5,7 @@ from typing import Any
 
 from league import clock, structures
 from live import seats
-from services import field
+from services import field, pool_shares
 from services.clocks import now_ms, state_of, structure_of, with_registration_close
 from services.models import Event
 
@@ -23,6 +23,7 @@ def clock_payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
     entries = field.entries_of(event)
     _, average = field.chip_count(event, entries)
     nxt = v.next_item
+    prizes = field.prize_table(event, entries)  # R-PAY-1: 1st first, for the field as it stands
     shot = clock.shot_rule((event.settings or {}).get("shot_clock_seconds") or event.league.shot_clock_seconds)
     return {
         "event_id": event.id, "version": state.version, "server_time_ms": at_ms,
@@ -37,7 +38,9 @@ def clock_payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
         "players_left": field.players_left(event, entries),
         "seats": seats.seat_digest(event, entries),
         "average_stack": average,
-        "prizes": field.prize_table(event, entries),  # R-PAY-1: 1st first, for the field as it stands
+        "prizes": prizes,
+        # R-PAY-3: before anyone sits down, the shares a Monthly Final's pool draws from its month
+        "pool_shares": pool_shares.shares_drawn(event) if not prizes and event.buy_in else 0,
         "shot": None if event.shot_started_ms is None else {
             "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
             "length_s": shot.length_s, "warning_s": shot.warning_s, "count_s": shot.count_s},

@@ -77,12 +77,16 @@ def test_r_pay_3_octobers_nights_build_its_monthly_final_pool(october, league):
 def test_r_pay_3_the_finals_prizes_include_the_shares_from_list_to_results(client, league, october, final):
     login(client, "host", "pw-host")
     before = unescape(client.get(f"/host/events/{final.id}/players").get_data(as_text=True))
-    assert f"$500 guaranteed + $30 from each $30 entry + ${SHARES} of the month's Monthly Final shares" in before
+    said = f"$500 guaranteed + $30 from each $30 entry + ${SHARES} of the month's Monthly Final shares"
+    assert said in before
+    assert clock_payload(final)["pool_shares"] == SHARES and clock_payload(final)["prizes"] == []
+    screen = unescape(client.get(f"/events/{final.id}/screen").get_data(as_text=True))  # the big screen
+    assert said in screen
     for name in ("Ann", "Bob", "Cara"):
         page = unescape(host_op(client, final, f"walk_in:{october[name].id}").get_data(as_text=True))
     pool = GUARANTEE + 3 * BUY_IN + SHARES  # $640: three players, one paid place (R-PAY-1)
     assert field.prize_table(final) == [pool] and f"Prizes ${pool:,}:" in page and f"1st ${pool:,}" in page
-    assert clock_payload(final)["prizes"] == [pool]  # the big screen's ladder
+    assert clock_payload(final)["prizes"] == [pool] and clock_payload(final)["pool_shares"] == 0  # the ladder
     host_op(client, final, f"bust:{entries(final)['Cara'].id}")
     host_op(client, final, f"bust:{entries(final)['Bob'].id}")
     settled = unescape(host_op(client, final, "settle").get_data(as_text=True))
