@@ -55,6 +55,11 @@ def league_months(league: League) -> list[str]:
     return sorted({d.strftime("%Y-%m") for d in dates}, reverse=True)
 
 
+def settle_order(event: Event) -> tuple:
+    """R-QUAL-2: events settle by date, then start time, then venue name (then id)."""
+    return (event.date, event.start_time or dt.time(0, 0), event.venue.name.casefold(), event.id)
+
+
 def settled_nights(league: League, first: dt.date | None = None, following: dt.date | None = None,
                     limit: int | None = None) -> list[Event]:
     """Settled events of the league in [first, following), newest first."""

@@ -17,8 +17,8 @@ from league.qualify import SHOOTOUT_PLACES, TICKET_PLACES, may_enter_final, shoo
 from league.standings import StandingRow, top_with_ties
 from league.statuses import PARTICIPANT_STATUSES, DealStatus, EntryStatus, EventStatus
 from services import leagues, pool_shares
+from services.leagues import settle_order
 from services.models import Entry, Event, League, Member
-from services.settling import settle_order
 from services.standings import ticket_holders
 from services.tables import POINT_TYPES, month_standings, year_standings
 from wiring.extensions import db

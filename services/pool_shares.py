@@ -11,7 +11,7 @@ from league import pools
 from league.finals import qualifying_month
 from league.payouts import NightMoney
 from league.statuses import PARTICIPANT_STATUSES, EntryStatus, EventStatus
-from services.leagues import parse_month
+from services.leagues import parse_month, settle_order
 from services.models import Entry, Event, League
 from wiring.extensions import db
 
@@ -64,15 +64,17 @@ def month_final_pool(league: League, month: str) -> int:
 
 
 def _drawn_by_another(event: Event, month: str) -> bool:
-    """Whether another settled Monthly Final of the league already draws `month`'s pool (a month's
-    pool is paid once, by the first of its finals: league.pools.ledger)."""
+    """Whether another settled Monthly Final of the league for `month`, before this one in settle
+    order, draws the month's pool (a month's pool is paid once, by the first of its finals, as
+    league.pools.ledger counts it; correcting that first final later still pays it)."""
     following = parse_month(month)[1]
     after = parse_month(following.strftime("%Y-%m"))[1]
     others = db.session.scalars(db.select(Event).where(
         Event.league_id == event.league_id, Event.event_type == MONTHLY_FINAL, Event.status == EventStatus.SETTLED,
         Event.id != event.id, (Event.final_month == month)
         | (Event.final_month.is_(None) & (Event.date >= following) & (Event.date < after))))
-    return any(qualifying_month(e.date, e.final_month) == month for e in others)
+    mine = settle_order(event)
+    return any(qualifying_month(e.date, e.final_month) == month and settle_order(e) < mine for e in others)
 
 
 def shares_drawn(event: Event) -> int:

@@ -221,11 +221,6 @@ def _said(fix: Fix) -> str:
 TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_tickets)
 
 
-def settle_order(event: Event) -> tuple:
-    """R-QUAL-2: events settle by date, then start time, then venue name."""
-    return (event.date, event.start_time or dt.time(0, 0), event.venue.name.casefold(), event.id)
-
-
 def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
     """R-PTS-1..8: each entry's points (by entry id) from its finishing position and status."""
     kind = EVENT_TYPES[event.event_type]

@@ -8,8 +8,8 @@ from sqlalchemy.orm import joinedload
 from league.finals import starting_stack
 from league.qualify import may_enter_final, shootout_qualifiers
 from league.standings import StandingRow
+from services.leagues import settle_order
 from services.models import Event, League, Ticket, Venue
-from services.settling import settle_order
 from services.tables import COUNTED, POINT_TYPES, month_standings, standings, year_standings  # noqa: F401 (the API)
 from wiring.extensions import db
 

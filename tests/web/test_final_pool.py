@@ -117,6 +117,10 @@ def test_r_pay_3_a_second_final_for_the_month_does_not_pay_its_pool_again(client
     db.session.add(again)
     db.session.commit()
     assert pool_shares.shares_drawn(final) == SHARES and pool_shares.shares_drawn(again) == 0
+    again.status = "settled"
+    db.session.commit()
+    # Correcting the first final later (both settled) still pays it the pool: the first in settle order.
+    assert pool_shares.shares_drawn(final) == SHARES and pool_shares.shares_drawn(again) == 0
 
 
 def test_r_pay_3_a_free_leagues_final_and_other_games_draw_no_shares(league, october, final):
