@@ -702,13 +702,13 @@ class Night:
         admitted; anyone else is refused with the reason, then let in by the host's override (a
         ruling). Returns whether they held a ticket."""
         op = self.search(member["name"])
-        self.act("final check-in", op, expect=(200, 422))
+        answer = self.act("final check-in", op, expect=(200, 422))  # its own answer: a refresh may follow it
         if self.last_sample["status"] != 422:
             return True
         self.last_sample["kind"] = "final check-in refused"
-        if "No Monthly Final ticket" not in self.page.messages.get("error", ""):
+        if "No Monthly Final ticket" not in answer.messages.get("error", ""):
             self.failures.append({"kind": "final check-in refused", "op": op,
-                                  "problem": f"refused for another reason: {self.page.messages.get('error')}"})
+                                  "problem": f"refused for another reason: {answer.messages.get('error')}"})
         self.act("final check-in override", op, {"reason": FINAL_OVERRIDE_REASON})
         return False
 
