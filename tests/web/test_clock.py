@@ -143,8 +143,9 @@ def test_player_and_screen_pages(client, night):
     for path in (f"/events/{night.id}", f"/events/{night.id}/screen"):
         page = client.get(path)
         html = page.get_data(as_text=True)
-        assert page.status_code == 200 and "data-clock=" in html and "sse-connect=" in html
-        assert f"/events/{night.id}/stream" in html and "Players left" in html
+        assert page.status_code == 200 and "data-clock=" in html
+        assert f'data-stream-url="/events/{night.id}/stream"' in html and "Players left" in html
+        assert "htmx" not in html and "sse-connect" not in html  # clock.js holds the stream itself
     assert client.get("/events/12345").status_code == 404
     assert client.get("/events/12345/screen").status_code == 404
 
