@@ -100,13 +100,21 @@
     n.scrollIntoView({ block: "nearest" });
   };
   const said = html => new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
-  // A form in a [data-swap-refusals] block (pre-registration) posts by fetch, asking as htmx does
-  // (HX-Request: the view answers the block alone, and the service worker lets it by), and any
-  // answer below 500 replaces the block: the new state, or a refusal with its reason. Without
-  // script the form posts as it is and the view redirects.
+  // [data-swap-refusals] (pre-registration, the floor, the organiser's forms) swaps any answer below
+  // 500: a refusal with its reason. htmx's forms:
+  D.addEventListener("htmx:beforeSwap", e => {
+    const detail = e.detail;
+    if (e.target.closest && e.target.closest("[data-swap-refusals]") && detail.xhr.status < 500) {
+      detail.shouldSwap = true;
+      detail.isError = false;
+    }
+  });
+  // and a plain form there (pre-registration, on pages without htmx) posts by fetch, asking as htmx
+  // does (HX-Request: the view answers the block alone, and the service worker lets it by); the
+  // answer replaces the block. Without script the form posts as it is and the view redirects.
   D.addEventListener("submit", async e => {
     const form = e.target, block = form.closest && form.closest("[data-swap-refusals]");
-    if (!block || e.defaultPrevented) return;
+    if (!block || e.defaultPrevented || form.matches("[hx-post], [hx-get], [hx-put], [hx-delete]")) return;
     e.preventDefault();
     if (form.dataset.sending) return;        // a double tap sends once
     form.dataset.sending = "1";
