@@ -185,6 +185,8 @@ def test_r_clock_1_readable_at_50_kbits_within_4_s_of_the_first_byte(live_server
         # Server-rendered: on screen before the clock's script (or any other) had arrived.
         assert all(painted[name]["at"] < ended for script, ended in timing["ended"].items()
                    if script.endswith(".js") and ended), (name, painted, timing)
+    # Its first paint's styles came with the page; app.css is linked after the clock, at the end.
+    assert page.locator("head style").count() == 1 and page.locator("head link[rel=stylesheet]").count() == 0
     for name in FIELDS:  # big enough to read on a phone, on screen without scrolling
         box = page.locator(f"[data-field={name}]").bounding_box()
         assert box["y"] + box["height"] <= 844 and box["height"] >= 16, (name, box)

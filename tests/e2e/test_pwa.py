@@ -163,6 +163,8 @@ def test_a_repeat_visit_takes_static_assets_from_the_worker(site, phone):  # noq
         page.goto(site.pages[name])
     expect(page.locator("[data-connection]")).to_have_text("Live")
     assert {url.rsplit("/", 1)[-1] for url, _ in static} >= {"app.css", "app.js", "htmx-2.0.11.min.js", "clock.js"}
+    # The worker holds app.css: the clock page links it in its head, no first-paint styles inline again.
+    assert page.locator("head style").count() == 0 and page.locator("head link[href$='app.css']").count() == 1
     assert all(from_worker for _, from_worker in static), static
     assert meter.static() == [], "static files went over the network on a repeat visit"
 
