@@ -279,7 +279,7 @@ def test_the_clock_page_refreshes_on_the_stream_and_other_pages_poll(field, nigh
     # No htmx on the clock page: clock.js refreshes the entry from data-me-url (the stream's digest, a minute's poll).
     assert "data-me-url=" in section and "stream=1" in section and "hx-" not in section
     assert f"was={ann.table_no}-{ann.seat_no}" in section
-    assert "htmx" not in page and "sse-connect" not in page and "hx-" not in page
+    assert "vendor/htmx" not in page and "sse-connect" not in page and "hx-" not in page
     fragment = html(me(ann_phone, night, stream="1"))
     assert "data-me-url=" in fragment and "hx-" not in fragment
     assert 'hx-trigger="every 10s"' in html(me(ann_phone, night))  # e.g. /me: htmx polls there
