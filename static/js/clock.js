@@ -256,7 +256,7 @@ async function loadMyEntry(seen = null) {
 }
 function pollMyEntry() {
   clearTimeout(meTimer);
-  if (find("[data-me][data-me-url]")) meTimer = setTimeout(loadMyEntry, MINUTE_MS);
+  if (find("[data-me][data-me-url]")) meTimer = setTimeout(() => loadMyEntry(), MINUTE_MS);
 }
 on("seats", event => {
   if (event.target.closest?.("[data-me]")) loadMyEntry();
