@@ -13,6 +13,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 from werkzeug.routing import IntegerConverter, UnicodeConverter
 
+from wiring import precompressed
+
 
 class Base(DeclarativeBase):
     # Named constraints, so that Alembic can alter them on SQLite and PostgreSQL alike.
@@ -85,4 +87,5 @@ def init_app(app) -> None:
     csrf.init_app(app)
     limiter.init_app(app)
     compress.init_app(app)
+    precompressed.init_app(app)  # after: a static file is compressed once, at the strongest level
 

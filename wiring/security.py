@@ -21,12 +21,13 @@ THEME_SCRIPT = ('try{var t=localStorage.getItem("shuffleup-theme");if(t==="light
 THEME_SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(THEME_SCRIPT.encode()).digest()).decode()
 
 # No other inline script or style (no on…= or hx-on attributes: app.js listens instead; htmx's
-# indicator styles are off in base.html's htmx-config meta and live in app.css); the favicon is a
-# data: URL.
+# indicator styles are off in base.html's htmx-config meta and live in app.css) but the clock page's
+# first-paint styles, allowed by their hash (wiring/precompressed.py); the favicon is a data: URL.
+STYLE_SRC = "style-src 'self'"
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
     f"script-src 'self' '{THEME_SCRIPT_HASH}'",
-    "style-src 'self'",
+    STYLE_SRC,
     "img-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
@@ -68,7 +69,7 @@ def _is_document(response: Response) -> bool:
 def _headers(response: Response) -> Response:
     headers = response.headers
     if _is_document(response):
-        headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        headers.setdefault("Content-Security-Policy", current_app.extensions["shuffleup_csp"])
         headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors for browsers that predate it
         headers.setdefault("Referrer-Policy", "same-origin")  # a page's stricter no-referrer stays
     headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -78,9 +79,13 @@ def _headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Attach the headers and the cookie rule; behind `PROXY_HOPS` proxies (SHUFFLEUP_PROXY_HOPS=1
+    """Attach the headers (after wiring.extensions: the policy allows the first-paint styles by their
+    hash) and the cookie rule; behind `PROXY_HOPS` proxies (SHUFFLEUP_PROXY_HOPS=1
     behind nginx) trust that many X-Forwarded-For/-Proto/-Host/-Port/-Prefix values."""
     app.response_class = SecureCookieResponse
+    style = app.extensions.get("first_paint_css_hash")
+    app.extensions["shuffleup_csp"] = CONTENT_SECURITY_POLICY.replace(
+        STYLE_SRC, f"{STYLE_SRC} '{style}'") if style else CONTENT_SECURITY_POLICY
     app.jinja_env.globals["theme_script"] = Markup(THEME_SCRIPT)
     if app.config.get("HTTPS"):
         app.config["SESSION_COOKIE_SECURE"] = True

@@ -3,7 +3,7 @@ entry in it, the screen for a TV, check-in from the QR code, the deal ballot, an
 for a coming night."""
 import hmac
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from limits import parse as parse_limit
 from sqlalchemy.exc import IntegrityError
 
@@ -22,10 +22,16 @@ from wiring.extensions import db, limiter
 
 @bp.route("/events/<int:event_id>")
 def event(event_id: int):
-    """R-CLOCK-1..3: the event's live clock on a player's phone."""
+    """R-CLOCK-1..3: the event's live clock on a player's phone. On a first visit its first paint
+    needs no file (base.html `first_paint`); a phone whose service worker asks (navigation preload)
+    holds app.css already, so the page links it instead of carrying its first-paint styles again."""
     event = event_or_404(event_id)
-    return render_template("play/event.html", event=event, clock=clock_payload(event), me=phone_entry(event),
-                           prereg=prereg_state(event))
+    has_shell = request.headers.get("Service-Worker-Navigation-Preload") is not None
+    response = make_response(render_template("play/event.html", event=event, clock=clock_payload(event),
+                                             me=phone_entry(event), prereg=prereg_state(event),
+                                             first_paint=not has_shell))
+    response.vary.add("Service-Worker-Navigation-Preload")
+    return response
 
 
 @bp.route("/events/<int:event_id>/me")

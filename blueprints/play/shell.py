@@ -11,13 +11,12 @@ from blueprints.play.base import bp
 # The dark theme's background: the manifest's colours must match base.html and app.css, or the
 # splash screen flashes another colour before the first page paints.
 DARK_BG = "#101418"
-# What the service worker precaches (cache-first afterwards); other static files are cached the
-# first time a page asks for them. Icons are left out: a phone on pub wifi should not pay for them.
-PRECACHE_SUFFIXES = (".css", ".js")
-# The host's and the organiser's own files (static/host/: the roster's script and styles, the floor's;
-# static/organiser/: settings, members, the month-end pack and its print styles; static/staff/: what
-# both share) are not a player's to download.
-NOT_FOR_PLAYERS = ("host/", "organiser/", "staff/")
+# What the service worker precaches (cache-first afterwards): what every player's page needs (the
+# styles and the shell's script) and the live clock's script, so that a phone's first load costs
+# no byte it would not download anyway. Every other static file is cached the first time a page
+# asks for it: htmx (16 KB) only on a page that uses it (never the clock's, nor the offline page),
+# the icons never on pub wifi, the host's and the organiser's own files never on a player's phone.
+PRECACHE = ("css/app.css", "js/app.js", "js/clock.js")
 # Templates whose output the worker caches (the offline page): they count in its version too.
 SHELL_TEMPLATES = ("base.html", "play/offline.html", "play/sw.js")
 
@@ -27,19 +26,17 @@ def app_shell(app, static_folder: str | None = None) -> dict:
     templates of the offline page, so a deploy that changes any of them gives phones a new worker
     and a fresh cache (no phone keeps yesterday's CSS or script)."""
     static = static_folder or app.static_folder
-    digest, precache = hashlib.sha256(), []
+    digest = hashlib.sha256()
     for folder, _, names in sorted(os.walk(static)):
         for name in sorted(names):
             path = os.path.join(folder, name)
             relative = os.path.relpath(path, static).replace(os.sep, "/")
             with open(path, "rb") as file:
                 digest.update(relative.encode() + b"\0" + file.read() + b"\0")
-            if name.endswith(PRECACHE_SUFFIXES) and not relative.startswith(NOT_FOR_PLAYERS):
-                precache.append(relative)
     for name in SHELL_TEMPLATES:
         source, _, _ = app.jinja_loader.get_source(app.jinja_env, name)
         digest.update(name.encode() + b"\0" + source.encode() + b"\0")
-    return {"version": digest.hexdigest()[:16], "precache": sorted(precache)}
+    return {"version": digest.hexdigest()[:16], "precache": sorted(PRECACHE)}
 
 
 def _remember_shell(state):

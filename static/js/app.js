@@ -90,7 +90,18 @@
       detail.isError = false;
     }
   });
-  // [data-swap-refusals] (pre-registration) swaps any answer below 500: a refusal with its reason.
+  // Why nothing changed (a 503 while the database restarts: health.py's words), atop the form tapped.
+  const unavailable = (elt, text) => {
+    const n = D.getElementById("unavailable") || Object.assign(D.createElement("p"), { id: "unavailable", className: "error" });
+    n.setAttribute("role", "alert");
+    n.textContent = text;
+    const f = elt.closest("form");
+    f ? f.prepend(n) : elt.after(n);
+    n.scrollIntoView({ block: "nearest" });
+  };
+  const said = html => new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
+  // [data-swap-refusals] (pre-registration, the floor, the organiser's forms) swaps any answer below
+  // 500: a refusal with its reason. htmx's forms:
   D.addEventListener("htmx:beforeSwap", e => {
     const detail = e.detail;
     if (e.target.closest && e.target.closest("[data-swap-refusals]") && detail.xhr.status < 500) {
@@ -98,16 +109,33 @@
       detail.isError = false;
     }
   });
+  // and a plain form there (pre-registration, on pages without htmx) posts by fetch, asking as htmx
+  // does (HX-Request: the view answers the block alone, and the service worker lets it by); the
+  // answer replaces the block. Without script the form posts as it is and the view redirects.
+  D.addEventListener("submit", async e => {
+    const form = e.target, block = form.closest && form.closest("[data-swap-refusals]");
+    if (!block || e.defaultPrevented || form.matches("[hx-post], [hx-get], [hx-put], [hx-delete]")) return;
+    e.preventDefault();
+    if (form.dataset.sending) return;        // a double tap sends once
+    form.dataset.sending = "1";
+    try {
+      const r = await fetch(form.action, { method: "POST", body: new FormData(form, e.submitter), headers: { "HX-Request": "true" } });
+      const html = await r.text();
+      if (r.status >= 500) throw new Error(said(html));
+      const t = D.createElement("template");
+      t.innerHTML = html;
+      block.replaceWith(t.content);
+    } catch (err) {
+      unavailable(form, err.message && !(err instanceof TypeError) ? err.message
+        : "No answer from the server, so nothing changed. Tap again.");
+    } finally {
+      delete form.dataset.sending;
+    }
+  });
   // 503 (database restarting): htmx drops it, so say so atop the form tapped.
   D.addEventListener("htmx:responseError", e => {
     const d = e.detail, x = d.xhr;
-    if (x.status !== 503 || !d.elt) return;
-    const n = D.getElementById("unavailable") || Object.assign(D.createElement("p"), { id: "unavailable", className: "error" });
-    n.setAttribute("role", "alert");
-    n.textContent = new DOMParser().parseFromString(x.responseText, "text/html").body.textContent.trim();  // health.py's words
-    const f = d.elt.closest("form");
-    f ? f.prepend(n) : d.elt.after(n);
-    n.scrollIntoView({ block: "nearest" });
+    if (x.status === 503 && d.elt) unavailable(d.elt, said(x.responseText));
   });
   D.addEventListener("htmx:afterRequest", e => { if (e.detail.successful) D.getElementById("unavailable")?.remove(); });
   // Then bring the reason into view where the thumb is, and the override's reason field under it.

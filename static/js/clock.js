@@ -1,6 +1,7 @@
 // ShuffleUp's live clock (R-CLOCK-1..4) and this phone's seat (R-SEAT-1..4). Each [data-clock]
 // holds the stored state and structure; the view is derived at server time, Date.now() + an offset
-// measured against /api/time. New states come over SSE (htmx), or by polling while that is down.
+// measured against /api/time. New states come over the stream (server-sent events, opened here:
+// no htmx on a player's page), or by polling while that is down.
 const MINUTE_MS = 60000;
 const { max, min, ceil, floor, round } = Math;
 const find = selector => document.querySelector(selector);
@@ -10,7 +11,7 @@ const on = (name, handler, target = document) => target.addEventListener(name, h
 const newestClock = {};   // by event id: the newest payload
 const lastHeard = {};     // by event id: what the last repaint showed, for alerts
 let offsetMs = null, rttMs = null;   // server time − Date.now(), and the round trip it came from
-let tickTimer = 0, pollTimer = 0, seatTimer = 0;
+let tickTimer = 0, pollTimer = 0, seatTimer = 0, meTimer = 0;
 let syncing = false, streamLost = false, soundOn = false;
 let wakeLock = null, audio = null, announcedSeat = "";
 try { soundOn = localStorage.getItem("shuffleup-sound") === "1"; } catch { /* private mode */ }
@@ -209,10 +210,11 @@ function adoptFragments() {
   tick();
 }
 
-// R-SEAT: refetch this phone's entry (play/_me.html) only when its bucket of the seat digest
-// changed, after a random wait, so a table break doesn't bring every phone at the same moment.
+// R-SEAT: refetch this phone's entry (play/_me.html, from its data-me-url) only when its bucket of
+// the seat digest changed, after a random wait, so a table break doesn't bring every phone at the
+// same moment; and a minute after its last refresh, in case a message was lost.
 function checkSeats(clock) {
-  const me = find("[data-me][data-seat-bucket][hx-get]");
+  const me = find("[data-me][data-me-url]");
   if (!me || typeof clock.seats !== "string") return;
   const width = me.dataset.seatHash.length;
   const at = width * me.dataset.seatBucket;
@@ -220,19 +222,55 @@ function checkSeats(clock) {
 }
 function refreshMyEntry() {
   seatTimer = seatTimer || setTimeout(() => {
-    const me = find("[data-me][hx-get]");
     seatTimer = 0;
-    if (me && window.htmx) htmx.trigger(me, "seats");
+    find("[data-me][data-me-url]")?.dispatchEvent(new Event("seats", { bubbles: true }));
   }, Math.random() * 1500);
 }
+// The fragment alone, asked as htmx would (HX-Request: the service worker lets it by), in place of
+// the entry on screen: from its data-me-url, or from "Got it"'s URL (`seen`: the alert goes). One
+// request at a time, and one more if asked meanwhile.
+let meLoading = false, meAgain = null;
+async function loadMyEntry(seen = null) {
+  const me = find("[data-me][data-me-url]");
+  if (!me) return;
+  if (meLoading) {
+    meAgain = seen || meAgain || "";
+    return;
+  }
+  clearTimeout(meTimer);
+  meLoading = true;
+  try {
+    const response = await fetch(seen || me.dataset.meUrl, { headers: { "HX-Request": "true" } });
+    if (response.ok && me.isConnected) {
+      const fresh = document.createElement("template");
+      fresh.innerHTML = await response.text();
+      me.replaceWith(fresh.content);
+      adoptMyEntry();
+    }
+  } catch { /* offline: the next refresh tries again */ }
+  meLoading = false;
+  const again = meAgain;
+  meAgain = null;
+  if (again !== null) loadMyEntry(again || null);
+  else pollMyEntry();
+}
+function pollMyEntry() {
+  clearTimeout(meTimer);
+  if (find("[data-me][data-me-url]")) meTimer = setTimeout(() => loadMyEntry(), MINUTE_MS);
+}
+on("seats", event => {
+  if (event.target.closest?.("[data-me]")) loadMyEntry();
+});
+on("click", event => {
+  const button = event.target.closest?.("[data-me] [data-got-it]");
+  if (button) loadMyEntry(button.dataset.gotIt);
+});
 // A new seat alert (a move, a first seat, the final table) buzzes once, not at every refresh.
-on("htmx:load", event => {
-  const me = event.detail.elt;
-  if (!me.matches?.("[data-me]")) return;
-  const seat = me.querySelector("[data-seat-alert]")?.dataset.seatAlert ?? "";
+function adoptMyEntry() {
+  const seat = find("[data-me] [data-seat-alert]")?.dataset.seatAlert ?? "";
   if (seat && seat !== announcedSeat) alarm("level", true);
   announcedSeat = seat;
-});
+}
 
 // R-CLOCK-3: the host's form follows newer states, so a tap after another screen's isn't refused.
 function syncControls() {
@@ -298,7 +336,7 @@ function pollSoon() {
     if (pollTimer) pollTimer = setTimeout(poll, 5000);
   }, 5000);
 }
-on("htmx:sseOpen", () => {
+function streamOpen() {
   clearTimeout(pollTimer);
   pollTimer = 0;
   showConnection("live");
@@ -307,19 +345,40 @@ on("htmx:sseOpen", () => {
     refreshMyEntry();
   }
   streamLost = false;
-});
-on("htmx:sseError", () => {
+}
+function streamDown() {
   streamLost = true;
   showConnection("down");
   pollSoon();
-});
+}
+// The stream of a live wrapper: each `clock` message is the clock fragment (live/_clock.html),
+// put in #clock-box unless it is older than the one shown (its id is the version). The browser
+// reconnects by itself after a dropped connection; after a refused one (a 503 while the server
+// restarts) this tries again, waiting twice as long each time (0.5 s up to 64 s).
+function listen(live, retries = 0) {
+  const source = new EventSource(live.dataset.streamUrl);
+  source.onopen = () => {
+    retries = 0;
+    streamOpen();
+  };
+  source.onerror = () => {
+    streamDown();
+    if (source.readyState !== EventSource.CLOSED) return;
+    retries = max(min(retries * 2, 128), 1);
+    setTimeout(() => listen(live, retries), retries * 500);
+  };
+  source.addEventListener("clock", message => {
+    const box = live.querySelector("#clock-box");
+    const shown = box?.querySelector("[data-clock]")?._clock;
+    if (!box || (shown && +message.lastEventId < shown.version)) return;
+    box.innerHTML = message.data;
+    adoptFragments();
+  });
+}
 on("offline", () => showConnection("offline"), window);
 on("online", () => showConnection(streamLost ? "down" : "live"), window);
-on("htmx:sseBeforeMessage", event => {
-  const clock = event.target.querySelector("[data-clock]")?._clock;
-  if (clock && +event.detail.lastEventId < clock.version) event.preventDefault();
-});
-for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:sseMessage"]) on(name, adoptFragments);
+// The host's page: its tap's answer brings the clock too (htmx, out of band).
+for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap"]) on(name, adoptFragments);
 // The host's refused tap (a stale version, a rule) comes with the current controls: show them.
 on("htmx:beforeSwap", event => {
   const detail = event.detail;
@@ -393,7 +452,9 @@ window.shuffleupClock = {
 };
 showSound();
 adoptFragments();
+for (const live of findAll("[data-stream-url]")) listen(live);
 pollSoon();   // until the stream opens (or if it never does)
+pollMyEntry();
 syncTime();
 setInterval(syncTime, 5 * MINUTE_MS);
 keepAwake();

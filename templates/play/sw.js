@@ -1,9 +1,10 @@
 // ShuffleUp's service worker, served from the site root by play.service_worker.
-// Static assets: precached at install under a versioned cache (the version hashes the static files
-// and the offline page at app start, so a deploy gives phones a fresh copy), then cache-first.
+// Static assets: the shell's (play/shell.py PRECACHE) precached at install under a versioned cache
+// (the version hashes the static files and the offline page at app start, so a deploy gives phones
+// a fresh copy), any other the first time a page asks for it; then cache-first.
 // Pages: network-first, the offline page when the network fails; pages themselves are never cached.
-// Never touched: htmx requests (a fragment must never stand in for a page), /api/, the clock's
-// event stream, anything but GET, other origins.
+// Never touched: fragment requests (HX-Request, from htmx or the pages' own scripts: a fragment must
+// never stand in for a page), /api/, the clock's event stream, anything but GET, other origins.
 "use strict";
 const VERSION = {{ version|tojson }};
 const CACHE = "shuffleup-" + VERSION;

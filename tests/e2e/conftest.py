@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from tests.conftest import make_app
 from wiring.extensions import db
@@ -35,21 +35,89 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.e2e)
 
 
+class Wire:
+    """What the server put on the wire for each request, as a phone downloads it: `head` (status
+    line and headers) and `body` (after compression, chunk framing included) in bytes, by path
+    (with its query). The event stream's bytes count as far as they have gone out."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.hits: list[dict] = []
+
+    def reset(self) -> None:
+        with self.lock:
+            self.hits.clear()
+
+    def sent(self) -> list[dict]:
+        with self.lock:
+            return [dict(hit) for hit in self.hits]
+
+    def handler(self) -> type[WSGIRequestHandler]:
+        """werkzeug's request handler, counting every byte it writes to the socket."""
+        wire = self
+
+        class Counted:
+            def __init__(self, raw, handler):
+                self.raw, self.handler = raw, handler
+
+            def write(self, data):
+                hit = self.handler.hit
+                if hit is not None:
+                    with wire.lock:
+                        hit["head" if self.handler.in_head else "body"] += len(data)
+                return self.raw.write(data)
+
+            def __getattr__(self, name):
+                return getattr(self.raw, name)
+
+        class Handler(WSGIRequestHandler):
+            hit, in_head = None, False
+
+            def setup(self):
+                super().setup()
+                self.wfile = Counted(self.wfile, self)
+
+            def run_wsgi(self):
+                self.hit = {"path": self.path, "status": 0, "type": "", "head": 0, "body": 0}
+                with wire.lock:
+                    wire.hits.append(self.hit)
+                super().run_wsgi()
+
+            def send_response(self, code, message=None):
+                self.hit["status"] = code
+                self.in_head = True
+                super().send_response(code, message)
+
+            def send_header(self, keyword, value):
+                if keyword.lower() == "content-type":
+                    self.hit["type"] = value
+                super().send_header(keyword, value)
+
+            def end_headers(self):
+                super().end_headers()
+                self.in_head = False
+
+        return Handler
+
+
 class LiveServer(NamedTuple):
-    """The running app: `url` (no trailing slash) and the `app` (seed it in app.app_context())."""
+    """The running app: `url` (no trailing slash), the `app` (seed it in app.app_context()) and
+    the `wire`: the bytes each response took over the network."""
     url: str
     app: Flask
+    wire: Wire
 
 
 @pytest.fixture
 def live_server(db_path):
     """A real app on a fresh migrated SQLite copy, served by werkzeug on 127.0.0.1 and a free port."""
     app = make_app(db_path)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    wire = Wire()
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=wire.handler())
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
-        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app)
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app, wire)
     finally:
         server.shutdown()
         thread.join(timeout=10)

@@ -93,7 +93,7 @@ def site(live_server):
         db.session.remove()
     base = live_server.url
     return SimpleNamespace(
-        url=base, app=live_server.app, ids=ids,
+        url=base, app=live_server.app, wire=live_server.wire, ids=ids,
         pages={
             "home": base + "/",
             "league": f"{base}/leagues/{SLUG}",

@@ -143,8 +143,14 @@ def test_player_and_screen_pages(client, night):
     for path in (f"/events/{night.id}", f"/events/{night.id}/screen"):
         page = client.get(path)
         html = page.get_data(as_text=True)
-        assert page.status_code == 200 and "data-clock=" in html and "sse-connect=" in html
-        assert f"/events/{night.id}/stream" in html and "Players left" in html
+        assert page.status_code == 200 and "data-clock=" in html
+        assert f'data-stream-url="/events/{night.id}/stream"' in html and "Players left" in html
+        assert "vendor/htmx" not in html and "sse-connect" not in html  # clock.js holds the stream itself
+    # The player's page: its first-paint styles inline, unless the phone's service worker holds app.css.
+    first, worker = (client.get(f"/events/{night.id}", headers=headers).get_data(as_text=True)
+                     for headers in ({}, {"Service-Worker-Navigation-Preload": "true"}))
+    assert first.count("<style>") == 1 and first.index("<style>") < first.index("</head>") < first.index("app.css")
+    assert "<style>" not in worker and worker.index("app.css") < worker.index("</head>")
     assert client.get("/events/12345").status_code == 404
     assert client.get("/events/12345/screen").status_code == 404
 

@@ -101,7 +101,7 @@ def test_r_late_3_a_free_night_one_tap_from_coming_nights_then_cancel(ann, frida
     assert page.status_code == 200 and "Cookie" in page.headers["Vary"]
     text = html(page)
     assert f'id="prereg-{friday.id}"' in text and "Pre-register as Ann Lee" in text
-    assert f'hx-post="/events/{friday.id}/prereg"' in text and 'name="csrf_token"' in text
+    assert f'action="/events/{friday.id}/prereg"' in text and 'name="csrf_token"' in text  # app.js posts it by fetch
     version = state(friday)[2]
 
     response = prereg(phone, friday)

@@ -276,11 +276,13 @@ def test_the_clock_page_refreshes_on_the_stream_and_other_pages_poll(field, nigh
     ann_phone, ann, _ = field
     page = html(ann_phone.get(f"/events/{night.id}"))
     section = re.search(r"<section class=\"me card[^>]*>", page).group(0)
-    assert 'hx-trigger="seats, every 60s"' in section and "stream=1" in section and "every 10s" not in section
+    # No htmx on the clock page: clock.js refreshes the entry from data-me-url (the stream's digest, a minute's poll).
+    assert "data-me-url=" in section and "stream=1" in section and "hx-" not in section
     assert f"was={ann.table_no}-{ann.seat_no}" in section
+    assert "vendor/htmx" not in page and "sse-connect" not in page and "hx-" not in page
     fragment = html(me(ann_phone, night, stream="1"))
-    assert 'hx-trigger="seats, every 60s"' in fragment
-    assert 'hx-trigger="every 10s"' in html(me(ann_phone, night))  # e.g. /me: no stream there
+    assert "data-me-url=" in fragment and "hx-" not in fragment
+    assert 'hx-trigger="every 10s"' in html(me(ann_phone, night))  # e.g. /me: htmx polls there
 
 
 # ---- the host's roster ----
