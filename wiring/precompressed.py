@@ -15,9 +15,10 @@ import base64
 import gzip
 import hashlib
 import os
-import re
 
 import brotli
+import rcssmin
+import rjsmin
 from backports import zstd
 from flask import Flask, Response, current_app, request
 from markupsafe import Markup
@@ -35,49 +36,16 @@ NOT_MINIFIED = ("vendor/",)
 FIRST_PAINT_END = "/* ==== end of the first paint"
 _cache: dict[tuple, bytes] = {}
 
-# Strings are kept as they are; comments go (outside strings only).
-_CSS_PARTS = re.compile(r"""(?P<keep>"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')|(?P<drop>/\*.*?\*/)""", re.S)
-# Template literals and strings are kept; block and line comments go. A `//` after a backslash or a
-# colon is not a comment (a regular expression's `\//`, a URL); the scripts have no regular
-# expression holding a quote, `/*` or `//` (which this, not being a parser, would misread).
-_JS_PARTS = re.compile(r"""(?P<keep>`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
-                       r"""|(?P<drop>/\*.*?\*/|(?<![:\\/])//[^\n]*)""", re.S)
-
-
-def _outside(pattern: re.Pattern, text: str, squeeze) -> str:
-    """`text` with `squeeze` applied to what lies outside the kept parts, dropped parts removed."""
-    out, at = [], 0
-    pending = ""
-    for match in pattern.finditer(text):
-        pending += text[at:match.start()]
-        if match.group("keep"):
-            out += [squeeze(pending), match.group("keep")]
-            pending = ""
-        else:
-            pending += " "
-        at = match.end()
-    out.append(squeeze(pending + text[at:]))
-    return "".join(out).strip()
-
-
-def _squeeze_css(css: str) -> str:
-    css = re.sub(r"\s+", " ", css)
-    return re.sub(r" ?([{};,>]) ?", r"\1", css).replace(";}", "}")
-
-
-def _squeeze_js(js: str) -> str:
-    # Line breaks stay (automatic semicolon insertion); indentation, trailing spaces and blank lines go.
-    return re.sub(r"[ \t]*\n\s*", "\n", js)
-
 
 def minify_css(text: str) -> str:
-    """A style sheet without comments and runs of white space (strings untouched)."""
-    return _outside(_CSS_PARTS, text, _squeeze_css)
+    """A style sheet without comments and runs of white space (rcssmin: strings untouched)."""
+    return rcssmin.cssmin(text)
 
 
 def minify_js(text: str) -> str:
-    """A script without comments, indentation and blank lines (strings and template literals untouched)."""
-    return _outside(_JS_PARTS, text, _squeeze_js)
+    """A script without comments and white space it does not need (rjsmin: strings, template
+    literals and regular expressions untouched)."""
+    return rjsmin.jsmin(text)
 
 
 def served(path: str, relative: str) -> bytes:
