@@ -126,10 +126,10 @@ def test_r_std_1_the_printed_pack_lists_the_leaders_with_ties_and_says_how_many_
     assert "every row is in the pack" not in screen and all(f">{escape(row[1])}<" in screen for row in standings)
 
 
-def test_r_qual_2_the_printed_pack_has_every_ticket_and_night_a_line_each(olive):
-    """On paper the long tables are a line each (a night's tickets, a night, a night's buy-ins): every
-    holder with their place and pass-down mark, every night with its figures, as on the screen and in
-    the CSVs."""
+def test_r_qual_2_r_fin_the_printed_pack_has_every_ticket_entrant_and_night_a_line_each(olive):
+    """On paper the long tables are a line each (a night's tickets, the High-roller Final's entrants, a
+    night, a night's buy-ins): every holder with their place and pass-down mark, every entrant with
+    their stack, every night with its figures, as on the screen and in the CSVs."""
     import re
 
     from markupsafe import escape
@@ -146,6 +146,14 @@ def test_r_qual_2_the_printed_pack_has_every_ticket_and_night_a_line_each(olive)
         assert f"{position} {escape(player)}" in line, (player, line)
         assert (f"{position} {escape(player)} <span class=\"mark\">↓ passed down</span>" in line) == (passed == "yes")
     assert section.count("↓ passed down") == sum(t[4] == "yes" for t in tickets) == 1
+    entrants = html.split('id="pack-highroller"')[1].split('id="pack-venues"')[0]
+    entrant_lines = re.findall(r"<li>(.*?)</li>", entrants, flags=re.S)
+    entrant_rows = rows(olive.get(f"{NOV}/highroller.csv").get_data(as_text=True))[1:]
+    assert len(entrant_lines) == len(entrant_rows) > 2 and "<tr" not in entrants
+    for line, (player, nights, stack, early) in zip(entrant_lines, entrant_rows, strict=True):
+        player = player[1:] if player[:2] in ("'=", "'+", "'-", "'@") else player
+        assert line.startswith(f"{escape(player)} · {nights} night") and f" · {int(stack):,} chips" in line
+        assert ("incl. +2,000 early" in line) == (early == "yes")
     venues = html.split('id="pack-venues"')[1].split('id="pack-ledger"')[0]
     night_rows = rows(olive.get(f"{NOV}/nights.csv").get_data(as_text=True))[1:]
     night_lines = re.findall(r"<li>(.*?)</li>", venues.split('id="nights-title"')[1], flags=re.S)
