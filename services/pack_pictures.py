@@ -31,10 +31,13 @@ WIDTH, HEIGHT = 520, 440
 
 
 def _accessible(svg: str, chart_id: str, title: str, description: str) -> str:
-    """The SVG without pygal's scripts (the page's CSP runs none, and the chart needs none), named and
-    described for screen readers (role img, <title> and <desc>)."""
+    """The SVG without pygal's scripts and their tooltip data (the page's CSP runs none, and the chart
+    needs none), named and described for screen readers (role img, <title> and <desc>)."""
     svg = re.sub(r"<script\b[^>]*>.*?</script>", "", svg, flags=re.S)
     svg = re.sub(r"<script\b[^>]*/>", "", svg)
+    # pygal's tooltip data (a <desc class=…> per value of each dot, for its script): nothing reads them
+    # without the script, and they were half the PDF's picture drawing (WeasyPrint draws node by node).
+    svg = re.sub(r'<desc class="[^"]*">[^<]*</desc>', "", svg)
     head = (f'<svg role="img" aria-labelledby="{chart_id}-title {chart_id}-desc" ')
     svg = svg.replace("<svg ", head, 1)
     opening_end = svg.index(">") + 1

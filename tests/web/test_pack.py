@@ -127,6 +127,51 @@ def test_r_std_1_the_printed_pack_lists_the_leaders_with_ties_and_says_how_many_
     assert "every row is in the pack" not in screen and all(f">{escape(row[1])}<" in screen for row in standings)
 
 
+def test_r_qual_2_r_fin_the_printed_pack_has_every_ticket_entrant_and_night_a_line_each(olive):
+    """On paper the long tables are a line each (a night's tickets, the High-roller Final's entrants, a
+    night, a night's buy-ins): every holder with their place and pass-down mark, every entrant with
+    their stack, every night with its figures, as on the screen and in the CSVs."""
+    import re
+
+    from markupsafe import escape
+    html = olive.get(f"{NOV}/print").get_data(as_text=True)
+    section = html.split('id="pack-tickets"')[1].split('id="pack-shootout"')[0]
+    lines = re.findall(r"<li>(.*?)</li>", section, flags=re.S)
+    tickets = [[name[1:] if name[:2] in ("'=", "'+", "'-", "'@") else name, *rest]  # the CSV's escape undone
+               for name, *rest in rows(olive.get(f"{NOV}/tickets.csv").get_data(as_text=True))[1:]]
+    nights = {(t[1], t[2]) for t in tickets}
+    assert len(lines) == len(nights) and "<tr" not in section  # a night a line, not a ticket a row
+    for player, date, venue, position, passed in tickets:
+        day = pack.dt.date.fromisoformat(date).strftime("%a\u00a0%d\u00a0%b")
+        line = next(li for li in lines if li.startswith(f"{day} · {escape(venue)}:"))
+        assert f"{position} {escape(player)}" in line, (player, line)
+        assert (f"{position} {escape(player)} <span class=\"mark\">↓ passed down</span>" in line) == (passed == "yes")
+    assert section.count("↓ passed down") == sum(t[4] == "yes" for t in tickets) == 1
+    entrants = html.split('id="pack-highroller"')[1].split('id="pack-venues"')[0]
+    entrant_lines = re.findall(r"<li>(.*?)</li>", entrants, flags=re.S)
+    entrant_rows = rows(olive.get(f"{NOV}/highroller.csv").get_data(as_text=True))[1:]
+    assert len(entrant_lines) == len(entrant_rows) > 2 and "<tr" not in entrants
+    for line, (player, nights, stack, early) in zip(entrant_lines, entrant_rows, strict=True):
+        player = player[1:] if player[:2] in ("'=", "'+", "'-", "'@") else player
+        assert line.startswith(f"{escape(player)} · {nights} night") and f" · {int(stack):,} chips" in line
+        assert ("incl. +2,000 early" in line) == (early == "yes")
+    venues = html.split('id="pack-venues"')[1].split('id="pack-ledger"')[0]
+    night_rows = rows(olive.get(f"{NOV}/nights.csv").get_data(as_text=True))[1:]
+    night_lines = re.findall(r"<li>(.*?)</li>", venues.split('id="nights-title"')[1], flags=re.S)
+    assert len(night_lines) == len(night_rows)
+    for line, (_, venue, _, players, new, entries, taken_in, paid_out, _) in zip(night_lines, night_rows, strict=True):
+        assert f"· {escape(venue)} ·" in line and f": {players} player" in line and f", {new} new, {entries} entr" in line
+        assert f", ${int(taken_in):,} in, ${int(paid_out):,} paid" in line
+    ledger = html.split('id="pack-ledger"')[1].split('id="pack-pictures"')[0]
+    ledger_rows = rows(olive.get(f"{NOV}/ledger.csv").get_data(as_text=True))[1:-1]  # the last is the total
+    ledger_lines = re.findall(r"<li>(.*?)</li>", ledger, flags=re.S)
+    assert len(ledger_lines) == len(ledger_rows)
+    for line, (_, venue, _, taken_in, _, _, pool, paid, _, to_final, to_top50, fee) in zip(
+            ledger_lines, ledger_rows, strict=True):
+        assert f"· {escape(venue)}: ${int(taken_in):,} in, pool ${int(pool):,}" in line
+        assert f"${int(paid):,} paid, ${int(to_final):,} to final, ${int(to_top50):,} to Top 50, ${int(fee):,} fee" in line
+
+
 def test_the_pdf_download(olive):
     page = olive.get(f"{NOV}/pack.pdf")
     assert page.status_code == 200 and page.mimetype == "application/pdf"
@@ -160,6 +205,7 @@ def test_the_pictures_are_accessible_svg_without_script(olive):
         assert page.status_code == 200 and page.mimetype == "image/svg+xml"
         assert "<script" not in svg and 'role="img"' in svg
         assert f'<title id="{name}-title">' in svg and f'<desc id="{name}-desc">' in svg
+        assert svg.count("<desc") == 1 and "<circle" in svg  # pygal's tooltip data gone, its dots kept
         assert "script-src" not in page.headers["Content-Security-Policy"]
         assert "default-src 'none'" in page.headers["Content-Security-Policy"]
     race = olive.get(f"{NOV}/charts/race.svg").get_data(as_text=True)
