@@ -33,6 +33,10 @@ class Defaults:
         "application/json", "image/svg+xml", "application/manifest+json",
     ]
     COMPRESS_MIN_SIZE = 256
+    # The largest request body, with room for a league file of many years of history (tens of MB);
+    # anything bigger is refused with 413 before it is read (Werkzeug spools uploads to disk, so this
+    # caps the disk one request can fill). Form fields alone stay under Werkzeug's 500 kB.
+    MAX_CONTENT_LENGTH = 256 * 1024 * 1024
     # One JSON line per request on the `shuffleup.requests` logger (wiring/logs.py); SHUFFLEUP_REQUEST_LOG=0
     # turns it off (nginx's own access log may be enough).
     REQUEST_LOG = True

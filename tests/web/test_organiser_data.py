@@ -249,3 +249,13 @@ def test_a_foreign_file_is_refused_on_the_page(client, league, organiser):
     refused = post_league_file(client, GOOD.encode())
     assert refused.status_code == 422 and "not a ShuffleUp league export" in refused.get_data(as_text=True)
     assert db.session.scalar(db.select(User.username).where(User.role == "organiser")) == "organiser"
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read_and_nothing_is_written(app, client, league, organiser):
+    organiser_client(client)
+    before = snapshot()
+    app.config["MAX_CONTENT_LENGTH"] = 4096
+    response = upload(client, GOOD + "2026-11-07,19:00,Rose,nightly,1,Ann,\n" * 200)
+    assert response.status_code == 413
+    assert "Too Large" in response.get_data(as_text=True)
+    assert snapshot() == before
