@@ -9,6 +9,7 @@ from flask import Response, abort, current_app, render_template
 from blueprints.organiser.base import bp, my_league
 from blueprints.organiser.month import chart_urls, month_pack_or_404
 from services import pack, pack_pictures
+from wiring.offload import apart
 
 # The pictures are served with a policy of their own: pygal's <style> inside the SVG, and nothing else
 # (no script at all; the pictures carry none).
@@ -42,20 +43,28 @@ def pack_print(slug: str, month: str):
                            pdf=False)
 
 
-@bp.route("/<slug>/months/<month>/pack.pdf")
-def pack_pdf(slug: str, month: str):
-    """The print page as a PDF download (WeasyPrint), the pictures embedded."""
-    from weasyprint import CSS, HTML  # loads pango: only when a PDF is asked for
+def _pdf_of(html: str, stylesheet: str) -> bytes:
+    from weasyprint import CSS, HTML
     from weasyprint.urls import URLFetcher
 
+    # The PDF fetches nothing but its own data: pictures, so no name in the page can make the server
+    # ask for an address.
+    return HTML(string=html, base_url=None, url_fetcher=URLFetcher(allowed_protocols={"data"})).write_pdf(
+        stylesheets=[CSS(filename=stylesheet)])
+
+
+@bp.route("/<slug>/months/<month>/pack.pdf")
+def pack_pdf(slug: str, month: str):
+    """The print page as a PDF download (WeasyPrint), the pictures embedded; drawn apart from the
+    worker's loop (wiring.offload), so the phones on the same worker keep their clocks meanwhile."""
     league, found = month_pack_or_404(slug, month)
     charts = {"attendance": _svg_data(pack_pictures.attendance_svg(found)),
               "race": _svg_data(pack_pictures.race_svg(found))}
     html = render_template("organiser/pack_print.html", pack=pack.for_print(found), charts=charts, pdf=True)
-    # The PDF fetches nothing but its own data: pictures, so no name in the page can make the server
-    # ask for an address.
-    pdf = HTML(string=html, base_url=None, url_fetcher=URLFetcher(allowed_protocols={"data"})).write_pdf(
-        stylesheets=[CSS(filename=_print_css())])
+    # Loads pango, only when a PDF is asked for, and on the loop: finding the library runs ldconfig,
+    # and gevent's subprocess cannot wait for a child from another thread.
+    import weasyprint  # noqa: F401
+    pdf = apart(_pdf_of, html, _print_css())
     return _download(pdf, "application/pdf", _filename(league, f"{month}-pack", "pdf"))
 
 
