@@ -24,7 +24,7 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
     view = clock_view(event)
     # R-CHIP-2: the windows apply once the clock has started, unless the night's settings take food
     # and drink at any time (its snapshot, league.settings).
-    windows = (event.settings or {}).get("bonus_windows") != "any_time"
+    windows = event.setting("bonus_windows") != "any_time"
     try:
         decision = night.decide_bonus(kind, event.event_type, bonus_values(event),
                                       view if view.started and windows else None, claimed)

@@ -226,7 +226,7 @@ def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
     kind = EVENT_TYPES[event.event_type]
     finishes = [Finish(entry.id, entry.position, entry.status) for entry in entries]
     # R-PTS-8: the night's settings (its snapshot, league.settings) may switch its type's points off.
-    awards = kind.awards_points and (event.settings or {}).get("awards_points", True) is not False
+    awards = kind.awards_points and event.setting("awards_points", True) is not False
     return award_points(finishes, high_roller=kind.high_roller, awards_points=awards)
 
 

@@ -61,3 +61,20 @@ def test_r_clock_4_the_called_clock_is_the_nights(night, league):
     assert clock_payload(night)["shot"]["length_s"] == 70  # created before the change
     snapshot(night, shot_clock_seconds=25)
     assert clock_payload(night)["shot"]["length_s"] == 25
+
+
+def test_a_night_reads_its_own_snapshot_and_without_one_the_leagues_settings_now(night, league):
+    """R-LATE-1, R-CHIP-2, R-PTS-8, R-ENTRY-1, R-PEN-2: a change of the league's settings after a night
+    was created leaves the night's registration close, bonus windows, points, re-entries and hands per
+    hour as they were; a night from before snapshots (none) reads the league's settings as they are."""
+    league_settings.change(league, {"nightly.registration_close_minutes": 10, "nightly.bonus_windows": "any_time",
+                                    "nightly.awards_points": False, "nightly.reentry": "rebuy",
+                                    "league.hands_per_hour": 60}, None)
+    db.session.commit()
+    names = ("registration_close_minutes", "bonus_windows", "awards_points", "reentry", "hands_per_hour")
+    assert [night.setting(name) for name in names] == [None, "start_and_major_break", True, "off", 30]
+    assert night.reentry.mode == "off"
+    night.settings = None
+    assert [night.setting(name) for name in names] == [10, "any_time", False, "rebuy", 60]
+    assert night.reentry.mode == "rebuy"
+    assert night.setting("no_such_setting", 7) == 7
