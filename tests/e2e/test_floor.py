@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from services.models import Entry, League, Penalty
+from services.models import Entry, Event, Penalty
 from tests.e2e.conftest import seed_tonight
 from tests.e2e.test_public_pages import axe, check_fits, check_taps
 from tests.e2e.test_seat_notice import check_in, open_roster, seats, seed_players

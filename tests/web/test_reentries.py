@@ -95,6 +95,8 @@ def test_r_entry_2_one_finishing_position_from_the_last_entry_and_one_night_play
     assert {n: e.position for n, e in final.items()} == {"Ann": 1, "Bob": 2, "Eve": 3, "Cat": 4, "Dan": 5}
     assert final["Eve"].points == 200  # R-PTS-2: 3rd of 5 earns the base value of 8th
     assert final["Eve"].buy_ins == 2 and final["Ann"].prize == 100 + 6 * 20
+    settled = html(client.get(f"/host/events/{night.id}/players"))
+    assert "Re-enter</button>" not in settled  # R-ENTRY-1: a settled night takes no re-entry
     table = tables.month_standings(night.league, night.date.strftime("%Y-%m"))  # R-STD-1
     assert next(r for r in table if r.player == "Eve").events == 1
 
