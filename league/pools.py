@@ -132,10 +132,9 @@ class EventLine:
 
     taken_in = every buy-in paid (re-entries and rebuys included, R-ENTRY-2); pool = guarantee + the
     night's share of each buy-in + `drawn` (a Monthly Final's pool from the nights of its month);
-    left = pool − paid out,
-    still in the pool (0 for a Monthly Final whose prize table paid the shares it drew,
-    services.field.prize_table; a final paid from its guarantee and entries alone leaves them there);
-    fee = each player's fee plus the forfeited buy-ins (house decision: a no-show's buy-in is the
+    left = pool − paid out, still in the pool (0 for a Monthly Final whose prize table paid the shares
+    it drew, services.field.prize_table; a final paid from its guarantee and entries alone leaves them
+    there); fee = each buy-in's fee plus the forfeited buy-ins (house decision: a no-show's buy-in is the
     league's, as it never entered the prize pool, R-PAY-1)."""
 
     key: Hashable
@@ -196,8 +195,8 @@ def ledger(events: Sequence[EventMoney], brought: Mapping[str, int] | None = Non
     """R-PAY-3: the books of a period's settled events, balancing to the dollar.
 
     Every buy-in is split (split_buy_in), re-entries and rebuys too (R-ENTRY-2, EventMoney.bought);
-    each month's Monthly Final shares make that month's pool,
-    which the first Monthly Final drawing on that month (`draws`) adds to its own pool. A final
+    each month's Monthly Final shares make that month's pool, which the first Monthly Final drawing on
+    that month (`draws`) adds to its own pool. A final
     drawing a month outside the period takes `brought[month]` (the pool its month's nights built),
     which comes in as brought forward. What no final of the period draws is carried; so are the
     Top-50 shares (the season's pool) and whatever a pool did not pay out.
