@@ -1,8 +1,8 @@
 """A night follows the settings it was created with (its snapshot): registration close (R-LATE-1),
 bonus windows (R-CHIP-2), points switched off (R-PTS-8), the called clock (R-CLOCK-4)."""
 from live.payload import clock_payload
-from services import league_settings
-from services.models import BonusClaim, Event
+from services import field, league_settings
+from services.models import BonusClaim, Entry, Event, Member
 from tests.web.test_check_in import entries, host_op
 from tests.web.test_clock import tap
 from tests.web.test_night import fill
@@ -78,3 +78,19 @@ def test_a_night_reads_its_own_snapshot_and_without_one_the_leagues_settings_now
     assert [night.setting(name) for name in names] == [10, "any_time", False, "rebuy", 60]
     assert night.reentry.mode == "rebuy"
     assert night.setting("no_such_setting", 7) == 7
+
+
+def test_r_pay_1_a_night_pays_by_its_own_payout_table_and_without_one_by_the_leagues(night, league):
+    """The league's paid places and payout table changed after the night was created: the night pays
+    by its snapshot; a night from before snapshots pays by the league's settings now."""
+    night.buy_in, night.pool_share = 30, 20
+    for n in range(5):
+        member = Member.named(league.id, f"Payee {n}")
+        db.session.add(member)
+        db.session.flush()
+        db.session.add(Entry(event_id=night.id, member_id=member.id, status="playing"))
+    league_settings.change(league, {"league.payout_percent": 40, "league.payout_table": {2: (70, 30)}}, None)
+    db.session.commit()
+    assert field.prize_table(night) == [100]  # 10 % of 5 players: one place, all of $100
+    night.settings = None
+    assert field.prize_table(night) == [70, 30]
