@@ -105,7 +105,9 @@ class EventMoney:
     `month` is the event's own month (its Monthly Final share goes to that month's pool);
     `draws` is, for a Monthly Final, the month whose Monthly Final pool it pays out (None for any
     other event). `field` counts who took a seat (R-PTS-5); `forfeited` the pre-registered players
-    who never came and forfeit their buy-in (R-LATE-3); `paid_out` the prizes paid.
+    who never came and forfeit their buy-in (R-LATE-3); `paid_out` the prizes paid; `buy_ins` the
+    buy-ins of those who took a seat, re-entries and rebuys included (R-ENTRY-2: each adds its buy-in
+    to the pool, split like any other, R-PAY-3), None: one each (`field`).
     """
 
     key: Hashable
@@ -116,17 +118,23 @@ class EventMoney:
     forfeited: int = 0
     paid_out: int = 0
     draws: str | None = None
+    buy_ins: int | None = None
+
+    @property
+    def bought(self) -> int:
+        """R-ENTRY-2, R-PAY-3: the buy-ins split into the pools: every re-entry and rebuy counts."""
+        return self.field if self.buy_ins is None else self.buy_ins
 
 
 @dataclass(frozen=True)
 class EventLine:
     """One event's line in the ledger (R-PAY-3), whole dollars.
 
-    taken_in = buy-ins of everyone who paid; pool = guarantee + the night's share of each player's
-    buy-in + `drawn` (a Monthly Final's pool from the nights of its month); left = pool − paid out,
-    still in the pool (0 for a Monthly Final whose prize table paid the shares it drew,
-    services.field.prize_table; a final paid from its guarantee and entries alone leaves them there);
-    fee = each player's fee plus the forfeited buy-ins (house decision: a no-show's buy-in is the
+    taken_in = every buy-in paid (re-entries and rebuys included, R-ENTRY-2); pool = guarantee + the
+    night's share of each buy-in + `drawn` (a Monthly Final's pool from the nights of its month);
+    left = pool − paid out, still in the pool (0 for a Monthly Final whose prize table paid the shares
+    it drew, services.field.prize_table; a final paid from its guarantee and entries alone leaves them
+    there); fee = each buy-in's fee plus the forfeited buy-ins (house decision: a no-show's buy-in is the
     league's, as it never entered the prize pool, R-PAY-1)."""
 
     key: Hashable
@@ -186,8 +194,9 @@ def final_pool(guarantee: int, entries: int, buy_in_to_pool: int, shares_in: int
 def ledger(events: Sequence[EventMoney], brought: Mapping[str, int] | None = None) -> Ledger:
     """R-PAY-3: the books of a period's settled events, balancing to the dollar.
 
-    Every buy-in is split (split_buy_in); each month's Monthly Final shares make that month's pool,
-    which the first Monthly Final drawing on that month (`draws`) adds to its own pool. A final
+    Every buy-in is split (split_buy_in), re-entries and rebuys too (R-ENTRY-2, EventMoney.bought);
+    each month's Monthly Final shares make that month's pool, which the first Monthly Final drawing on
+    that month (`draws`) adds to its own pool. A final
     drawing a month outside the period takes `brought[month]` (the pool its month's nights built),
     which comes in as brought forward. What no final of the period draws is carried; so are the
     Top-50 shares (the season's pool) and whatever a pool did not pay out.
@@ -198,7 +207,7 @@ def ledger(events: Sequence[EventMoney], brought: Mapping[str, int] | None = Non
     for event in events:
         split = split_buy_in(event.money, event.shares)
         splits.append(split)
-        final_pools[event.month] = final_pools.get(event.month, 0) + event.field * split.final
+        final_pools[event.month] = final_pools.get(event.month, 0) + event.bought * split.final
     undrawn = dict(final_pools)
     used_brought: set[str] = set()
     lines, brought_forward = [], 0
@@ -211,13 +220,14 @@ def ledger(events: Sequence[EventMoney], brought: Mapping[str, int] | None = Non
                 drawn = max(brought.get(event.draws, 0), 0)
                 used_brought.add(event.draws)
                 brought_forward += drawn
-        to_pool = event.field * split.night
+        bought = event.bought
+        to_pool = bought * split.night
         pool = event.money.guarantee + to_pool + drawn
         lines.append(EventLine(
-            key=event.key, taken_in=(event.field + event.forfeited) * event.money.buy_in,
+            key=event.key, taken_in=(bought + event.forfeited) * event.money.buy_in,
             guarantee=event.money.guarantee, to_pool=to_pool, drawn=drawn, pool=pool, paid_out=event.paid_out,
-            left=pool - event.paid_out, to_final=event.field * split.final, to_top50=event.field * split.top50,
-            fee=event.field * split.fee + event.forfeited * event.money.buy_in))
+            left=pool - event.paid_out, to_final=bought * split.final, to_top50=bought * split.top50,
+            fee=bought * split.fee + event.forfeited * event.money.buy_in))
     top50 = sum(line.to_top50 for line in lines)
     left = sum(line.left for line in lines)
     return Ledger(
@@ -229,8 +239,9 @@ def ledger(events: Sequence[EventMoney], brought: Mapping[str, int] | None = Non
 
 
 def event_money(key: Hashable, event_type: str, month: str, shares: Shares, money: NightMoney, field_size: int,
-                forfeited: int, paid_out: int, draws: str | None) -> EventMoney:
-    """R-PAY-3: an event's ledger entry from what the event stores (its buy-in, night's share and
-    guarantee) and the shares it gives (night_shares); only a Monthly Final draws a month's pool."""
+                forfeited: int, paid_out: int, draws: str | None, buy_ins: int | None = None) -> EventMoney:
+    """R-PAY-3, R-ENTRY-2: an event's ledger entry from what the event stores (its buy-in, night's
+    share and guarantee), the shares it gives (night_shares) and its buy-ins (`buy_ins`, re-entries and
+    rebuys included; None: one per player); only a Monthly Final draws a month's pool."""
     return EventMoney(key, month, money, shares, field_size, forfeited, paid_out,
-                      draws if event_type == "monthly_final" else None)
+                      draws if event_type == "monthly_final" else None, buy_ins)

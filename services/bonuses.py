@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from sqlalchemy import insert
+
 from league import chips, night
 from league.statuses import STILL_IN, EntryStatus
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.clocks import clock_view
 from services.field import bonus_values
 from services.journal import Journal
-from services.models import BonusClaim, Entry, Event, Ruling
+from services.models import BonusClaim, Entry, Event, Ruling, utcnow
 from wiring.extensions import db
 
 
@@ -24,7 +26,7 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
     view = clock_view(event)
     # R-CHIP-2: the windows apply once the clock has started, unless the night's settings take food
     # and drink at any time (its snapshot, league.settings).
-    windows = (event.settings or {}).get("bonus_windows") != "any_time"
+    windows = event.setting("bonus_windows") != "any_time"
     try:
         decision = night.decide_bonus(kind, event.event_type, bonus_values(event),
                                       view if view.started and windows else None, claimed)
@@ -100,15 +102,19 @@ def claim_for_everyone(event: Event, kind: str, journal: Journal, *, user_id: in
     if not decision.accepted:
         raise Refused(decision.reason)
     claimed = claimed_kinds(event)
-    players = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
-                                                        Entry.status == EntryStatus.PLAYING)).all()
-    due = [entry for entry in players if kind not in claimed.get(entry.id, set())]
+    players = db.session.scalars(db.select(Entry.id).where(Entry.event_id == event.id,
+                                                           Entry.status == EntryStatus.PLAYING)).all()
+    due = [entry_id for entry_id in players if kind not in claimed.get(entry_id, set())]
     if not due:
         label = chips.BONUS_LABELS[kind].lower()
         raise Refused(f"Everyone in the game already has a {label} bonus." if players else "Nobody is in the game yet.")
-    claims = [BonusClaim(entry_id=entry.id, kind=kind, chips=decision.chips, user_id=user_id) for entry in due]
-    db.session.add_all(claims)
-    db.session.flush()
-    for claim in claims:
-        journal.created(claim)
-    return len(claims), decision.chips
+    # One INSERT executed for every claim at once (executemany: the session's unit of work inserts
+    # them one by one on SQLite, to read each id back), then one SELECT of their ids for the journal:
+    # none of these players had a claim of this kind, so their claims of it are exactly the new rows.
+    at = utcnow()
+    db.session.execute(insert(BonusClaim), [
+        {"entry_id": entry_id, "kind": kind, "chips": decision.chips, "override": False, "user_id": user_id,
+         "at": at} for entry_id in due])
+    journal.created_ids(BonusClaim.__tablename__, list(db.session.scalars(db.select(BonusClaim.id).where(
+        BonusClaim.entry_id.in_(due), BonusClaim.kind == kind).order_by(BonusClaim.id))))
+    return len(due), decision.chips

@@ -48,7 +48,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
     decision = night.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
-    minutes = (event.settings or {}).get("registration_close_minutes")
+    minutes = event.setting("registration_close_minutes")
     if decision.reason == night.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
         decision = dataclasses.replace(decision, reason=(
             f"Check-in is closed: registration ended after {minutes} minutes of play. "

@@ -116,7 +116,7 @@ def clock_view(event: Event) -> clock.ClockView:
 def with_registration_close(event: Event, view: clock.ClockView) -> clock.ClockView:
     """R-LATE-1: registration closes when the major break commences, or after the minutes of play the
     night's settings name (its snapshot, league.settings)."""
-    minutes = (event.settings or {}).get("registration_close_minutes")
+    minutes = event.setting("registration_close_minutes")
     if not isinstance(minutes, int) or isinstance(minutes, bool):
         return view
     return dataclasses.replace(view, registration_open=view.play_elapsed_ms < minutes * 60_000)

@@ -110,11 +110,11 @@ def prize_table(event: Event, entries: list | None = None) -> list[int]:
         return []
     pool = pools.final_pool(event.guarantee or 0, sum(e.buy_ins for e in seated), event.pool_share or 0,
                             pool_shares.shares_drawn(event))
-    size = len(seated)
+    # The night's snapshot: its paid places and payout table (league.settings); a night without one
+    # reads the league's now (its paid-places column, the payout table it stores: Event.setting).
     snap = event.settings or {}
-    if "payout_table" in snap:  # the night's snapshot: its paid places and payout table (league.settings)
-        return night.prize_table(size, pool, snap.get("payout_percent", 10), snap["payout_table"])
-    return night.prize_table(size, pool, event.league.payout_percent)
+    percent = snap.get("payout_percent", event.league.payout_percent)
+    return night.prize_table(len(seated), pool, percent, event.setting("payout_table"))
 
 
 def deal_players(event: Event) -> list[Entry]:

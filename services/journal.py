@@ -14,12 +14,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from sqlalchemy.orm import defer
+
 from services import Refused
 from services.models import Action, Event, utcnow
 from wiring.extensions import db
 
 
 def _plain(value: Any) -> Any:
+    if value is None or type(value) in (int, str, bool):
+        return value
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
     return value
@@ -69,13 +73,18 @@ class Journal:
         self.action = Action(event_id=event.id, user_id=user_id, kind=kind, summary=summary[:200], changes=[])
         self._seen: set[tuple[str, int]] = set()
         self._created: list[Any] = []
+        self._created_ids: list[tuple[str, int]] = []
 
     def touch(self, row) -> Any:
         """Note the row's values before this action changes it (once per row)."""
         key = (row.__table__.name, row.id)
         if key not in self._seen:
             self._seen.add(key)
-            values = {name: _plain(getattr(row, name)) for name in _journalled(row.__table__)}
+            # The loaded values straight from the row's state (a settle notes 200 rows of 30 columns;
+            # the attribute machinery was most of it), any not loaded through the attribute.
+            loaded = row.__dict__
+            values = {name: _plain(loaded[name] if name in loaded else getattr(row, name))
+                      for name in _journalled(row.__table__)}
             self.action.changes.append([key[0], key[1], values])
         return row
 
@@ -84,24 +93,33 @@ class Journal:
         self._created.append(row)
         return row
 
+    def created_ids(self, table: str, ids: list[int]) -> None:
+        """Note rows this action added without building them in the session (a bulk INSERT): the table's
+        name and their ids."""
+        self._created_ids.extend((table, row_id) for row_id in ids)
+
     def record(self) -> Action:
         """Add the action to the session, with the ids of the rows it created."""
         db.session.flush()
         for row in self._created:
             self.action.changes.append([row.__table__.name, row.id, None])
+        for table, row_id in self._created_ids:
+            self.action.changes.append([table, row_id, None])
         db.session.add(self.action)
         return self.action
 
 
 def last_action(event: Event) -> Action | None:
-    """The newest action of the night not yet taken back."""
-    return db.session.scalar(db.select(Action).where(Action.event_id == event.id, Action.undone_at.is_(None))
+    """The newest action of the night not yet taken back. Its `changes` (every row a settle or a seat
+    draw noted: hundreds of values) load only when read, as undo does."""
+    return db.session.scalar(db.select(Action).options(defer(Action.changes))
+                             .where(Action.event_id == event.id, Action.undone_at.is_(None))
                              .order_by(Action.id.desc()).limit(1))
 
 
 def recent_actions(event: Event, limit: int = 10) -> list[Action]:
     """The night's last `limit` actions, newest first, those taken back included (`undone_at`)."""
-    return list(db.session.scalars(db.select(Action).where(Action.event_id == event.id)
+    return list(db.session.scalars(db.select(Action).options(defer(Action.changes)).where(Action.event_id == event.id)
                                    .order_by(Action.id.desc()).limit(limit)))
 
 

@@ -239,10 +239,29 @@ class Event(db.Model):
         """The event's month as YYYY-MM (the venue's local date)."""
         return self.date.strftime("%Y-%m")
 
+    def setting(self, name: str, default: Any = None) -> Any:
+        """A setting this night reads (its type's, such as bonus_windows, registration_close_minutes or
+        awards_points, or a league-wide one it keeps, such as hands_per_hour): from its own snapshot
+        (league.settings.event_snapshot), so a later change applies to later nights only; a night
+        without one (from before snapshots, or a snapshot without that setting) reads the league's
+        settings now, its type's group then the league-wide ones (stored under "league",
+        league.settings.to_stored); `default` when neither has it."""
+        if self.settings and name in self.settings:
+            return self.settings[name]
+        stored = self.league.settings or {}
+        for group in (stored.get(self.event_type), stored.get("league")):
+            if isinstance(group, dict) and name in group:
+                return group[name]
+        return default
+
     @property
     def reentry(self) -> ReentryRule:
-        """R-ENTRY-1: whether this game allows re-entries, rebuys or neither, and how many a player
-        (its type's league setting)."""
+        """R-ENTRY-1: whether this game allows re-entries, rebuys or neither, and how many a player:
+        its type's setting as the night was created with it (its snapshot, league.settings.event_snapshot),
+        so a later change of the league's settings applies to later nights only; a night without one
+        (from before snapshots) reads the league's settings now."""
+        if self.settings and "reentry" in self.settings:
+            return reentry_rule({self.event_type: self.settings}, self.event_type)
         return reentry_rule(self.league.settings, self.event_type)
 
 

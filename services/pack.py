@@ -75,8 +75,8 @@ class HighrollerLine:
 @dataclass(frozen=True)
 class NightLine:
     """One settled event of the month at a venue: players (took a seat, R-PTS-5), new members (their
-    first night in the league), entries (everyone who paid, forfeited no-shows too, R-LATE-3), and
-    its money (R-PAY-3)."""
+    first night in the league), entries (every buy-in: re-entries and rebuys, R-ENTRY-2, and forfeited
+    no-shows, R-LATE-3), and its money (R-PAY-3)."""
 
     event_id: int
     date: dt.date
@@ -272,7 +272,8 @@ def month_pack(league: League, month: str) -> MonthPack:
         players = pool_shares.field_of(c)
         nights.append(NightLine(
             event.id, event.date, event.start_time, event.venue.name, event.event_type, players, new_at[event.id],
-            players + c.get(EntryStatus.NO_SHOW, (0, 0))[0], lines[event.id].taken_in, lines[event.id].paid_out,
+            pool_shares.buy_ins_of(c) + c.get(EntryStatus.NO_SHOW, pool_shares.NONE).entries,
+            lines[event.id].taken_in, lines[event.id].paid_out,
             event.deal_status == DealStatus.AGREED, lines[event.id]))
     by_venue: dict[str, list[NightLine]] = defaultdict(list)
     for night in nights:

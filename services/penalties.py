@@ -17,6 +17,13 @@ from services.models import Entry, Event, Penalty, Ruling, utcnow
 from wiring.extensions import db
 
 
+def hands_per_hour(event: Event) -> int:
+    """R-PEN-2: the hands-per-hour setting the night was created with (its snapshot, Event.setting),
+    for a night without one the league's now (league.penalties.hands_per_hour: its default, 30)."""
+    value = event.setting("hands_per_hour")
+    return rules.hands_per_hour(None if value is None else {"hands_per_hour": value})
+
+
 def table_size(event: Event, entry: Entry) -> int:
     """R-PEN-1: the players at the player's table now, them included (before the seats are drawn,
     everyone in the game, as many as a table seats)."""
@@ -80,7 +87,7 @@ def give(event: Event, entry: Entry, kind: str, journal: Journal, user_id: int |
     penalty = Penalty(event_id=event.id, entry_id=entry.id, member_id=entry.member_id, user_id=user_id, at=now,
                       kind=kind, reason=reason, table_no=entry.table_no, seat_no=entry.seat_no, table_size=size,
                       rounds=rounds if kind == PenaltyKind.MISSED_ROUNDS else None, hands=away or None,
-                      until=rules.return_time(now, away, rules.hands_per_hour(event.league.settings)) if away else None)
+                      until=rules.return_time(now, away, hands_per_hour(event)) if away else None)
     if kind == PenaltyKind.DISQUALIFICATION:
         disqualify(event, entry, reason, journal, user_id, chips)  # its own ruling (R-PTS-5)
         entry.penalty_until = None
@@ -131,7 +138,7 @@ def extend(event: Event, penalty: Penalty, more_hands: int, journal: Journal, us
     journal.touch(penalty)
     penalty.hands = (penalty.hands or 0) + more_hands
     penalty.until = penalty.until + dt.timedelta(
-        minutes=rules.away_minutes(more_hands, rules.hands_per_hour(event.league.settings)))
+        minutes=rules.away_minutes(more_hands, hands_per_hour(event)))
     journal.touch(entry).penalty_until = penalty.until
     _rule(event, entry, user_id, "penalty_extended", "R-PEN-2", f"Extended by {more_hands} hands", penalty)
 

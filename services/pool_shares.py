@@ -4,6 +4,7 @@ organiser's ledger (services.pack), so the prizes a final pays are the pool the 
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import NamedTuple
 
 from sqlalchemy import func
 
@@ -18,20 +19,39 @@ from wiring.extensions import db
 MONTHLY_FINAL = "monthly_final"
 
 
-def entry_counts(event_ids: list[int]) -> dict[int, dict[str, tuple[int, int]]]:
-    """event → entry status → (entries, prizes paid), in one query."""
-    found: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+class Counts(NamedTuple):
+    """One event's entries of one status: how many, the prizes paid them, and their buy-ins
+    (re-entries and rebuys included, R-ENTRY-2)."""
+
+    entries: int
+    prizes: int
+    buy_ins: int
+
+
+NONE = Counts(0, 0, 0)
+
+
+def entry_counts(event_ids: list[int]) -> dict[int, dict[str, Counts]]:
+    """event → entry status → Counts (entries, prizes paid, buy-ins), in one query."""
+    found: dict[int, dict[str, Counts]] = defaultdict(dict)
     if event_ids:
-        for event_id, status, count, prizes in db.session.execute(
-                db.select(Entry.event_id, Entry.status, func.count(Entry.id), func.coalesce(func.sum(Entry.prize), 0))
+        for event_id, status, count, prizes, buy_ins in db.session.execute(
+                db.select(Entry.event_id, Entry.status, func.count(Entry.id), func.coalesce(func.sum(Entry.prize), 0),
+                          func.coalesce(func.sum(Entry.buy_ins), 0))
                 .where(Entry.event_id.in_(event_ids)).group_by(Entry.event_id, Entry.status)):
-            found[event_id][status] = (int(count), int(prizes or 0))
+            found[event_id][status] = Counts(int(count), int(prizes or 0), int(buy_ins or 0))
     return found
 
 
-def field_of(counts: dict[str, tuple[int, int]]) -> int:
+def field_of(counts: dict[str, Counts]) -> int:
     """R-PTS-5: who took a seat, from entry_counts' row for one event."""
-    return sum(counts.get(status, (0, 0))[0] for status in PARTICIPANT_STATUSES)
+    return sum(counts.get(status, NONE).entries for status in PARTICIPANT_STATUSES)
+
+
+def buy_ins_of(counts: dict[str, Counts]) -> int:
+    """R-ENTRY-2, R-PAY-1: the buy-ins of those who took a seat, each re-entry and rebuy one more (what
+    the night's prize table counts, services.field.prize_table)."""
+    return sum(counts.get(status, NONE).buy_ins for status in PARTICIPANT_STATUSES)
 
 
 def shares_of(event: Event) -> pools.Shares:
@@ -42,15 +62,16 @@ def shares_of(event: Event) -> pools.Shares:
     return pools.night_shares(event.event_type, league.kind, event.settings, league.settings)
 
 
-def event_money(event: Event, counts: dict[str, tuple[int, int]]) -> pools.EventMoney:
-    """R-PAY-3: one settled event's ledger entry (league.pools.event_money) from its stored money, its
-    shares (shares_of) and its entries (`counts`, entry_counts' row)."""
+def event_money(event: Event, counts: dict[str, Counts]) -> pools.EventMoney:
+    """R-PAY-3, R-ENTRY-2: one settled event's ledger entry (league.pools.event_money) from its stored
+    money, its shares (shares_of) and its entries (`counts`, entry_counts' row): every buy-in taken in
+    and split, re-entries and rebuys included, as the night's prize table counts them."""
     draws = qualifying_month(event.date, event.final_month) if event.event_type == MONTHLY_FINAL else None
     return pools.event_money(
         event.id, event.event_type, event.month, shares_of(event),
         NightMoney(event.buy_in or 0, event.pool_share or 0, event.guarantee or 0), field_of(counts),
-        counts.get(EntryStatus.NO_SHOW, (0, 0))[0] if event.buy_in else 0,
-        sum(prizes for _, prizes in counts.values()), draws)
+        counts.get(EntryStatus.NO_SHOW, NONE).entries if event.buy_in else 0,
+        sum(c.prizes for c in counts.values()), draws, buy_ins_of(counts))
 
 
 def month_final_pool(league: League, month: str) -> int:

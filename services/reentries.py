@@ -20,8 +20,8 @@ from wiring.extensions import db
 
 
 def rule_of(event: Event) -> reentry.ReentryRule:
-    """R-ENTRY-1: the event type's re-entry setting in the league's settings."""
-    return reentry.reentry_rule(event.league.settings, event.event_type)
+    """R-ENTRY-1: the night's re-entry setting, from its own settings snapshot (Event.reentry)."""
+    return event.reentry
 
 
 def problem(event: Event, entry: Entry, wanted: ReentryMode) -> str | None:

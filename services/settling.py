@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from league import night
@@ -226,7 +226,7 @@ def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
     kind = EVENT_TYPES[event.event_type]
     finishes = [Finish(entry.id, entry.position, entry.status) for entry in entries]
     # R-PTS-8: the night's settings (its snapshot, league.settings) may switch its type's points off.
-    awards = kind.awards_points and (event.settings or {}).get("awards_points", True) is not False
+    awards = kind.awards_points and event.setting("awards_points", True) is not False
     return award_points(finishes, high_roller=kind.high_roller, awards_points=awards)
 
 
@@ -244,15 +244,19 @@ def _write(entries: list[Entry], values: dict[int, tuple[int, int]]) -> None:
     positions), then one UPDATE by primary key for all the rows, not the session's unit of work row by
     row (a 200-player night: that flush was most of settling's time); the entries are told their new
     values as written. The caller noted the entries in the journal before."""
-    changed = [{"id": e.id, "points": values[e.id][0], "prize": values[e.id][1]} for e in entries
+    changed = [{"row": e.id, "new_points": values[e.id][0], "new_prize": values[e.id][1]} for e in entries
                if (e.points, e.prize) != values[e.id]]
     db.session.flush()
     if changed:
-        db.session.execute(update(Entry), changed)
+        # Core, executemany: the ORM's bulk UPDATE by primary key costs as much again in its own
+        # bookkeeping for 200 rows.
+        table = Entry.__table__
+        db.session.execute(update(table).where(table.c.id == bindparam("row"))
+                           .values(points=bindparam("new_points"), prize=bindparam("new_prize")), changed)
         by_id = {e.id: e for e in entries}
         for row in changed:
-            set_committed_value(by_id[row["id"]], "points", row["points"])
-            set_committed_value(by_id[row["id"]], "prize", row["prize"])
+            set_committed_value(by_id[row["row"]], "points", row["new_points"])
+            set_committed_value(by_id[row["row"]], "prize", row["new_prize"])
 
 
 def settle_tickets(league: League, month: str, existing: list[Ticket] | None = None) -> list[Ticket]:

@@ -41,7 +41,7 @@ def _panel(event: Event, entry: Entry, *, error: str | None = None, message: str
     now = utcnow()
     running = floor.in_force(entry, now) if entry.status == EntryStatus.PLAYING else None
     size = floor.table_size(event, entry) if entry.status == EntryStatus.PLAYING else 0
-    per_hour = rules.hands_per_hour(event.league.settings)
+    per_hour = floor.hands_per_hour(event)
     return page_or_fragment(
         "host/floor.html", "host/_floor.html", status, event=event, entry=entry, running=running,
         back_at=_local(event, running.until) if running else "", history=floor.history(event, entry.member_id),

@@ -148,6 +148,7 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
                             ticketed=results.ticketed(event) if event.status == EventStatus.SETTLED else set(),
                             ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
+                            reentry_rule=event.reentry,  # R-ENTRY-1: once, not once per player
                             error=error, message=message, status=status, tapped=tapped, override=override)
 
 

@@ -136,6 +136,8 @@ def seed(url: str, members: int, max_seats: int) -> dict:
                            "monthly_final": {**(league.settings or {}).get("monthly_final", {}), "reentry": "rebuy",
                                              "reentry_limit": 5}}
         event.max_seats, event.buy_in, event.pool_share = max_seats, 30, 20
+        # Tonight was created before the change: its own snapshot takes re-entries (R-ENTRY-1).
+        event.settings = {**(event.settings or {}), "reentry": "reentry", "reentry_limit": 5}
         db.session.commit()  # a cash league before the nights below take their snapshots (services.models)
         people = [Member.named(event.league_id, name) for name in member_names(members)]
         db.session.add_all(people)

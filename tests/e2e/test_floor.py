@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from services.models import Entry, League, Penalty
+from services.models import Entry, Event, Penalty
 from tests.e2e.conftest import seed_tonight
 from tests.e2e.test_public_pages import axe, check_fits, check_taps
 from tests.e2e.test_seat_notice import check_in, open_roster, seats, seed_players
@@ -94,8 +94,8 @@ def test_r_entry_1_a_busted_player_re_enters_on_a_new_random_seat(live_server, p
     league_id, event_id, code = seed_tonight(live_server.app)
     base = live_server.url
     with live_server.app.app_context():
-        league = db.session.get(League, league_id)
-        league.settings = {"nightly": {"reentry": "reentry"}}
+        event = db.session.get(Event, event_id)  # tonight's own setting (its snapshot, R-ENTRY-1)
+        event.settings = {**(event.settings or {}), "reentry": "reentry"}
         db.session.commit()
         db.session.remove()
     seed_players(live_server.app, event_id, league_id, ["Ann Lee", "Bea Park", "Cal Dunn", "Dee Moss"])

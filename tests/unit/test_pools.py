@@ -114,14 +114,27 @@ def test_r_pay_3_a_final_inside_the_period_draws_its_months_pool():
     assert books.carried == 30 + 70 and books.balances
 
 
+def test_r_pay_3_r_entry_2_re_entries_are_buy_ins_taken_in_and_split_like_any_other():
+    """10 players, 3 re-entries: 13 buy-ins of $30 taken in, the night's pool 13 x $20 (what the prize
+    table pays, services.field.prize_table), 13 x $5 to the Monthly Final, 13 x $3 to the Top-50 pool,
+    13 x $2 in fees: nothing left in the pool, nothing negative, the books balance."""
+    night = EventMoney("n", "2026-11", NightMoney(30, 20, 0), Shares(5, 3), field=10, paid_out=13 * 20, buy_ins=13)
+    books = ledger([night])
+    line = books.lines[0]
+    assert (line.taken_in, line.pool, line.left, line.to_final, line.to_top50, line.fee) == (
+        390, 260, 0, 65, 39, 26)
+    assert books.final_pools == {"2026-11": 65} and books.left_in_pools == 0 and books.balances
+    assert EventMoney("p", "2026-11", NightMoney(30, 20, 0), Shares(), field=10).bought == 10  # one each
+
+
 @given(st.lists(st.tuples(st.integers(0, 200), st.integers(0, 200), st.integers(0, 50), st.integers(0, 50),
                           st.integers(0, 1000), st.integers(0, 60), st.integers(0, 3), st.integers(0, 5000),
-                          st.sampled_from([None, "2026-10", "2026-11"])), max_size=12),
+                          st.sampled_from([None, "2026-10", "2026-11"]), st.integers(0, 40)), max_size=12),
        st.integers(0, 5000))
 def test_r_pay_3_every_ledger_balances(rows, brought):
     events = [EventMoney(i, "2026-11", NightMoney(buy, pool, guarantee), Shares(final, top), field, forfeited,
-                         paid, draws)
-              for i, (buy, pool, final, top, guarantee, field, forfeited, paid, draws) in enumerate(rows)]
+                         paid, draws, field + again)  # R-ENTRY-2: re-entries and rebuys are buy-ins too
+              for i, (buy, pool, final, top, guarantee, field, forfeited, paid, draws, again) in enumerate(rows)]
     books = ledger(events, brought={"2026-10": brought})
     assert books.balances
     for _event, line in zip(events, books.lines):

@@ -9,6 +9,7 @@ from itsdangerous import URLSafeSerializer
 
 from blueprints.play.member_cookie import COOKIE
 from live import seats as seat_digests
+from services import penalties
 from services.models import Action, Entry, Event, Penalty, Ruling, utcnow
 from tests.conftest import csrf_token
 from tests.web.test_check_in import entries, host_op, seat_players
@@ -102,12 +103,29 @@ def test_r_pen_1_a_missed_round_is_one_hand_per_player_at_the_table_times_the_ro
 
 
 def test_r_pen_2_the_return_time_follows_the_hands_per_hour_setting(client, night, table_of_nine):
-    night.league.settings = {**(night.league.settings or {}), "hands_per_hour": 60}
+    night.settings = {**(night.settings or {}), "hands_per_hour": 60}  # as a night created under it keeps it
     db.session.commit()
     dan = table_of_nine["Dan"]
     assert floor_op(client, night, dan, "give:missed_hands", hands="5", reason="Slow roll").status_code == 200
     penalty = db.session.scalar(db.select(Penalty))
     assert penalty.hands == 5 and penalty.until - penalty.at == dt.timedelta(minutes=5)
+
+
+def test_r_pen_2_a_night_keeps_the_hands_per_hour_it_was_created_with(client, night, table_of_nine):
+    assert night.settings["hands_per_hour"] == 30
+    night.league.settings = {**(night.league.settings or {}), "league": {"hands_per_hour": 60}}  # changed later
+    db.session.commit()
+    dan = table_of_nine["Dan"]
+    assert floor_op(client, night, dan, "give:missed_hands", hands="5", reason="Slow roll").status_code == 200
+    penalty = db.session.scalar(db.select(Penalty))
+    assert penalty.until - penalty.at == dt.timedelta(minutes=10)  # 5 hands at tonight's 30 an hour
+    assert floor_op(client, night, dan, f"extend:{penalty.id}", more_hands="5").status_code == 200
+    db.session.expire_all()
+    penalty = db.session.get(Penalty, penalty.id)
+    assert penalty.until - penalty.at == dt.timedelta(minutes=20)
+    night = db.session.get(Event, night.id)
+    night.settings = None  # a night from before snapshots reads the league's settings now
+    assert penalties.hands_per_hour(night) == 60
 
 
 def test_r_pen_2_the_host_ends_a_penalty_early_or_extends_it(client, night, table_of_nine):

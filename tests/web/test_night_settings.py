@@ -1,8 +1,8 @@
 """A night follows the settings it was created with (its snapshot): registration close (R-LATE-1),
 bonus windows (R-CHIP-2), points switched off (R-PTS-8), the called clock (R-CLOCK-4)."""
 from live.payload import clock_payload
-from services import league_settings
-from services.models import BonusClaim, Event
+from services import field, league_settings
+from services.models import BonusClaim, Entry, Event, Member
 from tests.web.test_check_in import entries, host_op
 from tests.web.test_clock import tap
 from tests.web.test_night import fill
@@ -61,3 +61,36 @@ def test_r_clock_4_the_called_clock_is_the_nights(night, league):
     assert clock_payload(night)["shot"]["length_s"] == 70  # created before the change
     snapshot(night, shot_clock_seconds=25)
     assert clock_payload(night)["shot"]["length_s"] == 25
+
+
+def test_a_night_reads_its_own_snapshot_and_without_one_the_leagues_settings_now(night, league):
+    """R-LATE-1, R-CHIP-2, R-PTS-8, R-ENTRY-1, R-PEN-2: a change of the league's settings after a night
+    was created leaves the night's registration close, bonus windows, points, re-entries and hands per
+    hour as they were; a night from before snapshots (none) reads the league's settings as they are."""
+    league_settings.change(league, {"nightly.registration_close_minutes": 10, "nightly.bonus_windows": "any_time",
+                                    "nightly.awards_points": False, "nightly.reentry": "rebuy",
+                                    "league.hands_per_hour": 60}, None)
+    db.session.commit()
+    names = ("registration_close_minutes", "bonus_windows", "awards_points", "reentry", "hands_per_hour")
+    assert [night.setting(name) for name in names] == [None, "start_and_major_break", True, "off", 30]
+    assert night.reentry.mode == "off"
+    night.settings = None
+    assert [night.setting(name) for name in names] == [10, "any_time", False, "rebuy", 60]
+    assert night.reentry.mode == "rebuy"
+    assert night.setting("no_such_setting", 7) == 7
+
+
+def test_r_pay_1_a_night_pays_by_its_own_payout_table_and_without_one_by_the_leagues(night, league):
+    """The league's paid places and payout table changed after the night was created: the night pays
+    by its snapshot; a night from before snapshots pays by the league's settings now."""
+    night.buy_in, night.pool_share = 30, 20
+    for n in range(5):
+        member = Member.named(league.id, f"Payee {n}")
+        db.session.add(member)
+        db.session.flush()
+        db.session.add(Entry(event_id=night.id, member_id=member.id, status="playing"))
+    league_settings.change(league, {"league.payout_percent": 40, "league.payout_table": {2: (70, 30)}}, None)
+    db.session.commit()
+    assert field.prize_table(night) == [100]  # 10 % of 5 players: one place, all of $100
+    night.settings = None
+    assert field.prize_table(night) == [70, 30]

@@ -9,6 +9,7 @@ import pytest
 from live.payload import clock_payload
 from services import field, tables
 from services.models import Action, Entry, Event
+from services.pack import month_pack
 from tests.web.test_check_in import entries, host_op, seat_players
 from tests.web.test_clock import tap
 from tests.web.test_floor import phone_of
@@ -23,7 +24,8 @@ def html(response):
 
 
 def allow(night, mode="reentry", **more):
-    night.league.settings = {**(night.league.settings or {}), "nightly": {"reentry": mode, **more}}
+    """The night's own re-entry setting, as a night created under it keeps it (its settings snapshot)."""
+    night.settings = {**(night.settings or {}), "reentry": mode, **more}
     db.session.commit()
 
 
@@ -93,6 +95,8 @@ def test_r_entry_2_one_finishing_position_from_the_last_entry_and_one_night_play
     assert {n: e.position for n, e in final.items()} == {"Ann": 1, "Bob": 2, "Eve": 3, "Cat": 4, "Dan": 5}
     assert final["Eve"].points == 200  # R-PTS-2: 3rd of 5 earns the base value of 8th
     assert final["Eve"].buy_ins == 2 and final["Ann"].prize == 100 + 6 * 20
+    settled = html(client.get(f"/host/events/{night.id}/players"))
+    assert "Re-enter</button>" not in settled  # R-ENTRY-1: a settled night takes no re-entry
     table = tables.month_standings(night.league, night.date.strftime("%Y-%m"))  # R-STD-1
     assert next(r for r in table if r.player == "Eve").events == 1
 
@@ -213,3 +217,55 @@ def test_r_entry_1_a_re_entry_starts_clear_of_the_penalty_the_player_had(client,
     panel = floor_op(client, night, eve, "give:missed_hands", hands="2", reason="Slow play again")
     assert panel.status_code == 200 and "Eve: missed 2 hands, back about" in html(panel)
     assert "Earlier warnings and penalties: 2 tonight." in html(panel)  # R-PEN-3: the earlier one still counts
+
+
+def test_r_entry_1_a_night_keeps_the_re_entry_rule_it_was_created_with(client, night, cash_table):
+    # The organiser allows re-entries after tonight was created (off then): tonight stays off ...
+    night.league.settings = {**(night.league.settings or {}), "nightly": {"reentry": "reentry", "reentry_limit": 3}}
+    db.session.commit()
+    host_op(client, night, f"bust:{cash_table['Eve'].id}")
+    refused = host_op(client, night, f"reenter:{cash_table['Eve'].id}")
+    assert refused.status_code == 422
+    assert "Re-entries and rebuys are off for this game." in refusal(html(refused))
+    assert night.reentry.mode == "off"
+    # ... and a night created now takes the new rule; one from before snapshots reads the league's.
+    later = Event(league_id=night.league_id, venue_id=night.venue_id, event_type="nightly", date=night.date,
+                  host_id=night.host_id, status="scheduled")
+    db.session.add(later)
+    db.session.commit()
+    assert (later.reentry.mode, later.reentry.limit) == ("reentry", 3)
+    later.settings = None
+    assert (later.reentry.mode, later.reentry.limit) == ("reentry", 3)
+    # Turned off again for the league: the night allowed by its own snapshot keeps re-entries.
+    night.league.settings = {"nightly": {"reentry": "off"}}
+    allow(night, reentry_limit=2)
+    assert host_op(client, night, f"reenter:{cash_table['Eve'].id}").status_code == 200
+
+
+def test_r_entry_2_r_pay_3_a_cash_night_with_two_re_entries_balances_in_the_months_books(client, night, cash_table):
+    """The ledger counts buy-ins, as the prize table does: taken in = buy-ins x buy-in, every buy-in
+    split between the night's pool, the Monthly Final and Top-50 shares and the fee, nothing negative."""
+    night.league.kind = "cash"
+    night.settings = {**night.settings, "final_share": 5, "top50_share": 3}
+    allow(night, reentry_limit=2)
+    for name in ("Eve", "Dan"):
+        host_op(client, night, f"bust:{cash_table[name].id}")
+    host_op(client, night, f"reenter:{cash_table['Eve'].id}")
+    host_op(client, night, f"reenter:{cash_table['Dan'].id}")
+    for name in ("Cat", "Eve", "Dan", "Bob"):
+        host_op(client, night, f"bust:{cash_table[name].id}")
+    assert host_op(client, night, "settle").status_code == 200
+    db.session.expire_all()
+    final = entries(night)
+    buy_ins = sum(e.buy_ins for e in final.values())
+    prizes = sum(e.prize for e in final.values())
+    assert buy_ins == 7 and prizes == 100 + 7 * 20  # the prize table: guarantee + every buy-in's share
+    books = month_pack(night.league, night.date.strftime("%Y-%m")).ledger
+    line = books.lines[0]
+    assert books.balances
+    assert books.taken_in == line.taken_in == 7 * 30
+    assert books.paid_out == line.paid_out == prizes
+    assert (line.pool, line.left, line.to_final, line.to_top50, line.fee) == (100 + 7 * 20, 0, 7 * 5, 7 * 3, 7 * 2)
+    assert books.left_in_pools == 0 and min(books.final_pools.values()) >= 0 and books.top50_pool == 21
+    night_line = month_pack(night.league, night.date.strftime("%Y-%m")).nights[0]
+    assert (night_line.players, night_line.entries, night_line.taken_in) == (5, 7, 210)

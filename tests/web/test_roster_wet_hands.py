@@ -6,6 +6,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import event as sa_event
 
 from services import Refused, bonuses, journal
 from services.models import Action, BonusClaim, Entry, Event, Member
@@ -172,3 +173,30 @@ def test_the_roster_fragment_for_200_players_is_at_most_60_kb(client, night):
     assert len(fragment) <= 60 * 1024, len(fragment)
     # each name once: its row (the escaping is the template's)
     assert page.count("Aoife O&#39;Brien &lt;b&gt;") == 1
+
+
+def test_r_chip_2_food_for_everyone_is_one_insert_and_its_journal_names_every_claim(client, night):
+    """One INSERT for all the night's claims (not one per player), and the action's journal lists each
+    new claim, so Undo removes exactly them (an earlier claim of another kind stays)."""
+    fill(night, 30)
+    login(client, "host", "pw-host")
+    first = db.session.scalar(db.select(Entry).where(Entry.event_id == night.id).order_by(Entry.id))
+    assert host_op(client, night, f"bonus:{first.id}", kind="membership").status_code == 200
+    inserts = []
+
+    def seen(conn, cursor, statement, params, context, executemany):
+        if statement.startswith("INSERT INTO bonus_claims"):
+            inserts.append(statement)
+
+    sa_event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        assert host_op(client, night, "bonus_all:food").status_code == 200
+    finally:
+        sa_event.remove(db.engine, "before_cursor_execute", seen)
+    assert len(inserts) == 1
+    food = set(db.session.scalars(db.select(BonusClaim.id).where(BonusClaim.kind == "food")))
+    action = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
+    assert len(food) == 30 and {row_id for table, row_id, before in action.changes
+                                if table == "bonus_claims" and before is None} == food
+    assert host_op(client, night, f"undo:{action.id}").status_code == 200
+    assert [kind for (kind,) in db.session.execute(db.select(BonusClaim.kind))] == ["membership"]
