@@ -44,9 +44,14 @@ def neighbours(periods: list[str], period: str) -> dict[str, str | None]:
             "older": periods[at + 1] if at + 1 < len(periods) else None}
 
 
+# Built once (a statement built per call costs as much again as running it): every host action, stream
+# and live page starts here.
+_EVENT_BY_ID = db.select(Event).where(Event.id == db.bindparam("event_id"))
+
+
 def event_or_404(event_id: int) -> Event:
     """The event, or a 404."""
-    event = db.session.get(Event, event_id)
+    event = db.session.scalar(_EVENT_BY_ID, {"event_id": event_id})
     if event is None:
         abort(404, description=f"no event {event_id}")
     return event
@@ -64,6 +69,18 @@ def runs(event: Event) -> bool:
     """Whether the logged-in user may run this event: an organiser of its league; a host at its venue
     (a host given venues runs only their nights), or a host given no venues, its assigned host."""
     return leagues.runs_event(current_user, event)
+
+
+def commit_as_is() -> None:
+    """Commit, and keep the loaded rows as they are: what this request wrote is what they show, so
+    the answer rendered after the commit reads nothing again (a commit otherwise expires every row,
+    and the next attribute read queries the database)."""
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def lock_event(event: Event) -> None:

@@ -90,7 +90,7 @@ class Hub:
             signal.set()
         for phones in list(self._direct.values()):
             for index, phone in enumerate(list(phones)):
-                phone.send(HEARTBEAT, check=index == 0)
+                phone.send(HEARTBEAT_CHUNK if phone.chunked else HEARTBEAT, check=index == 0)
 
     # --- one writer per process -------------------------------------------------------------------
     # Under gunicorn's gevent worker a stream hands its socket to the hub after its first message:
@@ -157,14 +157,22 @@ class Hub:
         phones = self._direct.get(event_id)
         if not phones:
             return
+        cached = self._rendered.get(event_id)
+        if not (cached and cached[0] >= version and isinstance(cached[1], bytes)):
+            for phone in list(phones):
+                phone.catch_up()  # not rendered here: the phone's greenlet renders (once per process) and sends
+            return
+        newest, message = cached
+        chunk = frame(message, True)  # the bytes on the wire, made once for every phone of the event
         for phone in list(phones):
-            self._write_one(event_id, phone, version)
+            if newest > phone.version:
+                phone.send(chunk if phone.chunked else message, version=newest)
 
     def _write_one(self, event_id: int, phone: Phone, version: int) -> None:
         cached = self._rendered.get(event_id)
         if cached and cached[0] >= version and isinstance(cached[1], bytes):
             if cached[0] > phone.version:
-                phone.send(cached[1], version=cached[0])
+                phone.send(phone.frame(cached[1]), version=cached[0])
         else:
             phone.catch_up()  # not rendered here: the phone's greenlet renders (once per process) and sends
 
@@ -231,6 +239,15 @@ class Hub:
 HEARTBEAT = b": heartbeat\n\n"
 
 
+def frame(message: bytes, chunked: bool) -> bytes:
+    """The bytes on the wire: an HTTP/1.1 chunk, as gunicorn frames a streamed answer's first message;
+    the message itself to HTTP/1.0."""
+    return b"%X\r\n%s\r\n" % (len(message), message) if chunked else message
+
+
+HEARTBEAT_CHUNK = frame(HEARTBEAT, True)
+
+
 class Phone:
     """One phone's stream as the hub's writer sees it: a non-blocking socket and what it has sent.
 
@@ -248,10 +265,11 @@ class Phone:
         self.busy = self.behind = self.dead = self.check = False
 
     def frame(self, message: bytes) -> bytes:
-        """The bytes on the wire: an HTTP/1.1 chunk, as gunicorn frames the stream's first message."""
-        return b"%X\r\n%s\r\n" % (len(message), message) if self.chunked else message
+        """The bytes on the wire for this phone (`frame`)."""
+        return frame(message, self.chunked)
 
-    def send(self, message: bytes, version: int | None = None, check: bool = False) -> None:
+    def send(self, data: bytes, version: int | None = None, check: bool = False) -> None:
+        """Write `data`, already framed for this phone (`frame`), without waiting."""
         if self.dead:
             return
         if check:
@@ -261,7 +279,6 @@ class Phone:
                 self.behind = True
             self.wake.set()
             return
-        data = self.frame(message)
         try:
             sent = os.write(self.sock.fileno(), data)
         except BlockingIOError:

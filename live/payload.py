@@ -3,28 +3,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from league import clock, structures
+from flask import current_app
+
+from league import clock
 from live import seats
 from services import field, pool_shares
-from services.clocks import now_ms, state_of, structure_of, with_registration_close
+from services.clocks import now_ms, state_of, structure_json, structure_of, with_registration_close
+from services.journal import NOT_JOURNALLED
 from services.models import Event
 
+# The event's columns that the clock's own writes change (services/clocks.py): the field's part of
+# the payload does not depend on them, so a tap keeps it.
+_CLOCK_COLUMNS = NOT_JOURNALLED["events"]
+_FIELD_KEPT = 1024  # events whose field part one process keeps (cleared past it)
 
-def clock_payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
+
+def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int | None = None) -> dict[str, Any]:
     """The clock as JSON for /api/events/<id>/clock and every live screen.
 
     Devices tick locally from `state` and `structure` plus their offset from `server_time_ms`;
     the derived fields are the truth at `server_time_ms` for anything that just reads once.
+    The field's part (players left, seats, average stack, prizes) is `field_part`'s, kept while
+    the event's version stands; `field_version` is the version whose field the event shows when
+    that is not its own (the clock tap that moved the version on changed the clock only).
     """
     at_ms = now_ms() if at_ms is None else at_ms
     structure = structure_of(event)
     state = state_of(event)
     v = with_registration_close(event, clock.view(structure, state, at_ms))
-    entries = field.entries_of(event)
-    _, average = field.chip_count(event, entries)
+    part = field_part(event, state.version if field_version is None else field_version)
     nxt = v.next_item
-    prizes = field.prize_table(event, entries)  # R-PAY-1: 1st first, for the field as it stands
-    shot = clock.shot_rule((event.settings or {}).get("shot_clock_seconds") or event.league.shot_clock_seconds)
+    shot = None
+    if event.shot_started_ms is not None:
+        rule = clock.shot_rule((event.settings or {}).get("shot_clock_seconds") or event.league.shot_clock_seconds)
+        shot = {"started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
+                "length_s": rule.length_s, "warning_s": rule.warning_s, "count_s": rule.count_s}
     return {
         "event_id": event.id, "version": state.version, "server_time_ms": at_ms,
         "level": v.level_number, "index": v.index, "is_break": v.is_break, "break_label": v.break_label,
@@ -35,16 +48,71 @@ def clock_payload(event: Event, at_ms: int | None = None) -> dict[str, Any]:
         "next": None if nxt is None else {
             "index": nxt.index, "is_break": nxt.is_break, "label": nxt.label, "minutes": nxt.minutes,
             "small_blind": nxt.small_blind, "big_blind": nxt.big_blind, "ante": nxt.ante},
-        "players_left": field.players_left(event, entries),
-        "seats": seats.seat_digest(event, entries),
-        "average_stack": average,
-        "prizes": prizes,
-        # R-PAY-3: before anyone sits down, the shares a Monthly Final's pool draws from its month
-        "pool_shares": pool_shares.shares_drawn(event) if not prizes and event.buy_in else 0,
-        "shot": None if event.shot_started_ms is None else {
-            "started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
-            "length_s": shot.length_s, "warning_s": shot.warning_s, "count_s": shot.count_s},
+        "players_left": part["players_left"],
+        "seats": part["seats"],
+        "average_stack": part["average_stack"],
+        "prizes": list(part["prizes"]),  # R-PAY-1: 1st first, for the field as it stands
+        # R-PAY-3: before anyone sits down, the shares a Monthly Final's pool draws from its month (read
+        # apart from the kept field part: it moves when another night of that month is settled)
+        "pool_shares": pool_shares.shares_drawn(event) if not part["prizes"] and event.buy_in else 0,
+        "shot": shot,
         "state": {"index": state.index, "item_elapsed_ms": state.item_elapsed_ms,
                   "running_since_ms": state.running_since_ms, "started": state.started},
-        "structure": structures.to_json(structure),
+        "structure": structure_json(event),
     }
+
+
+def field_part(event: Event, version: int) -> dict[str, Any]:
+    """R-PTS-5, R-CHIP-3, R-PAY-1, R-SEAT-1..4: the payload's part that only the field changes (players
+    left, the seat digest, the average stack, the prize table), as of the event's `version`.
+
+    Every write to a night's entries, bonus chips or journal moves its version on (lock_event), and
+    a clock tap moves it on without touching them (`carry`): so this process reads the field (three
+    queries) once per change of the field, not once per tap and per stream message. What else it
+    reads, the event's own columns and its league's settings, is compared on every call.
+    """
+    kept = _kept()
+    inputs = _inputs(event)
+    cached = kept.get(event.id)
+    if cached is not None and cached[0] == version and cached[1] == inputs and (
+            cached[2] is None or cached[2] == _league_inputs(event)):
+        return cached[3]
+    had_league = "league" in event.__dict__
+    entries = field.entries_of(event)
+    _, average = field.chip_count(event, entries)
+    part = {"players_left": field.players_left(event, entries), "seats": seats.seat_digest(event, entries),
+            "average_stack": average, "prizes": tuple(field.prize_table(event, entries))}
+    # The league's settings count only if reading the field read them (a night without the settings'
+    # snapshot, a final's kind): when the league was loaded already, it is counted to be safe.
+    league = _league_inputs(event) if had_league or "league" in event.__dict__ else None
+    if len(kept) >= _FIELD_KEPT:
+        kept.clear()
+    kept[event.id] = (version, inputs, league, part)
+    return part
+
+
+def carry(event_id: int, seen: int, version: int) -> None:
+    """R-CLOCK-3: a clock tap from `seen` to `version` is committed; it changed the clock only, so
+    the field part kept for `seen` holds for `version` too. Call only after the commit: a rolled
+    back tap must leave nothing behind."""
+    kept = _kept()
+    cached = kept.get(event_id)
+    if cached is not None and cached[0] == seen:
+        kept[event_id] = (version, *cached[1:])
+
+
+def _kept() -> dict[int, tuple]:
+    # Per app (a test's app, a server's), like the hub: event ids repeat across databases.
+    return current_app.extensions.setdefault("clock_field_parts", {})
+
+
+def _inputs(event: Event) -> tuple:
+    return tuple(getattr(event, key) for key in _EVENT_INPUTS)
+
+
+def _league_inputs(event: Event) -> tuple:
+    league = event.league
+    return tuple(getattr(league, column.key) for column in league.__table__.columns)
+
+
+_EVENT_INPUTS = tuple(column.key for column in Event.__table__.columns if column.key not in _CLOCK_COLUMNS)

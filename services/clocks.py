@@ -6,7 +6,8 @@ import dataclasses
 import time
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from league import clock, structures
 from league.statuses import EventStatus
@@ -26,11 +27,44 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+# The structures read in this process, by event: (the stored JSON as it was read, the structure, its
+# JSON form as the payload sends it). A host's tap and every message of the night would otherwise
+# parse the same 20-odd items again; the stored JSON is compared on every read, so a changed
+# structure is never missed (whichever process changed it). Bounded: cleared when it grows past
+# _STRUCTURES_KEPT events.
+_STRUCTURES: dict[int, tuple[list, structures.Structure, list[dict[str, Any]]]] = {}
+_STRUCTURES_KEPT = 512
+_DEFAULTS: dict[str, tuple[structures.Structure, list[dict[str, Any]]]] = {}
+
+
+def _structure_entry(event: Event) -> tuple[structures.Structure, list[dict[str, Any]]]:
+    stored = event.structure
+    if not stored:
+        default = _DEFAULTS.get(event.event_type)
+        if default is None:
+            structure = structures.default_structure(event.event_type)
+            default = _DEFAULTS[event.event_type] = (structure, structures.to_json(structure))
+        return default
+    cached = _STRUCTURES.get(event.id)
+    if cached is not None and cached[0] == stored:
+        return cached[1], cached[2]
+    structure = structures.from_json(stored, submitted=False)  # checked when it was saved
+    if len(_STRUCTURES) >= _STRUCTURES_KEPT:
+        _STRUCTURES.clear()
+    # a copy of each item: the cache must not follow an in-place change of the loaded value
+    _STRUCTURES[event.id] = ([dict(item) for item in stored], structure, structures.to_json(structure))
+    return structure, _STRUCTURES[event.id][2]
+
+
 def structure_of(event: Event) -> structures.Structure:
     """The event's blind structure (R-CLOCK-1), or its type's default template."""
-    if event.structure:
-        return structures.from_json(event.structure, submitted=False)  # checked when it was saved
-    return structures.default_structure(event.event_type)
+    return _structure_entry(event)[0]
+
+
+def structure_json(event: Event) -> list[dict[str, Any]]:
+    """R-CLOCK-1: the event's structure in its JSON form (structures.to_json), as every screen gets it.
+    Shared by every caller in this process: read it, never change it."""
+    return _structure_entry(event)[1]
 
 
 def state_of(event: Event) -> clock.ClockState:
@@ -49,6 +83,22 @@ ACTIONS = {
     "next": clock.next_level, "previous": clock.previous_level,
     "plus": _shift(MINUTE_MS), "minus": _shift(-MINUTE_MS),
 }
+
+
+_CLOCK_WRITES: dict[tuple[str, ...], Any] = {}
+
+
+def _clock_write(columns: tuple[str, ...]):
+    """The tap's conditional UPDATE of these columns, built once per set of columns (a statement built
+    per tap costs as much again as running it): `new_<column>` the values, then the event and the
+    version the host saw."""
+    statement = _CLOCK_WRITES.get(columns)
+    if statement is None:
+        table = Event.__table__
+        statement = _CLOCK_WRITES[columns] = update(table).where(
+            table.c.id == bindparam("event_id"), table.c.clock_version == bindparam("seen_version")).values(
+            {column: bindparam(f"new_{column}") for column in columns})
+    return statement
 
 
 def act(event: Event, action: str, seen_version: int, *, index: int | None = None,
@@ -79,14 +129,16 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
             values = {"status": EventStatus.RUNNING}  # play has commenced
     else:
         raise ValueError(f"unknown clock action {action!r}")
-    changed = db.session.execute(
-        update(Event).where(Event.id == event.id, Event.clock_version == state.version).values(
-            clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
-            clock_running_since_ms=new.running_since_ms, clock_started=new.started,
-            clock_version=new.version, **values).execution_options(synchronize_session=False))
+    values.update(clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
+                  clock_running_since_ms=new.running_since_ms, clock_started=new.started, clock_version=new.version)
+    changed = db.session.execute(_clock_write(tuple(values)), {
+        "event_id": event.id, "seen_version": state.version, **{f"new_{key}": value for key, value in values.items()}})
     if changed.rowcount != 1:
         raise StaleClock()
-    db.session.expire(event)
+    # The row is now exactly what was read plus these values (the write was conditional on the
+    # version): the event shows them without reading the row again.
+    for key, value in values.items():
+        set_committed_value(event, key, value)
     return new
 
 

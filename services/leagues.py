@@ -140,9 +140,12 @@ def retire_venue(venue: Venue, retired: bool = True) -> None:
     venue.retired_at = utcnow()
 
 
+_HOST_VENUES = db.select(HostVenue.venue_id).where(HostVenue.user_id == db.bindparam("user_id"))  # built once
+
+
 def host_venue_ids(user_id: int) -> set[int]:
     """The venues given to a host (none given: the host runs only the nights assigned to them)."""
-    return set(db.session.scalars(db.select(HostVenue.venue_id).where(HostVenue.user_id == user_id)))
+    return set(db.session.scalars(_HOST_VENUES, {"user_id": user_id}))
 
 
 def set_host_venues(host: User, venue_ids: set[int]) -> None:

@@ -173,13 +173,18 @@ class User(UserMixin, db.Model):
         return self.role == "organiser"
 
 
+# Built once: every logged-in request runs it first (a statement built per call costs as much again
+# as running it).
+_USER_BY_TOKEN = db.select(User).where(User.session_token == db.bindparam("token"))
+
+
 @login_manager.user_loader
 def _load_user(token: str) -> User | None:
     """The user whose current session token the session or remember cookie carries; an old
     (rotated) token, or a bare row id from before tokens, loads no one."""
     if not token or len(token) > 43:
         return None
-    return db.session.scalar(db.select(User).where(User.session_token == token))
+    return db.session.scalar(_USER_BY_TOKEN, {"token": token})
 
 
 class Event(db.Model):

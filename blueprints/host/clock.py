@@ -1,21 +1,26 @@
 """The night's clock on the host's phone (R-CLOCK-1..4): the controls and the blind structure editor."""
 
 from flask import redirect, request, url_for
+from markupsafe import Markup
 
-from blueprints import is_htmx, page_or_fragment
+from blueprints import commit_as_is, is_htmx, page_or_fragment
 from blueprints.forms import ID_MAX, blank_or_whole_number, read_whole_number, whole_number
 from blueprints.host.base import GARBLED, bp, my_event
 from league import structures
-from live.announce import announce
+from live import payload
+from live.announce import announce, announce_rendered, clock_html, sse_message
 from live.payload import clock_payload
 from services import Refused, clocks
 from services.models import Event
 from wiring.extensions import db
 
 
-def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None):
+def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None,
+              html: str | None = None):
+    # `html`: the clock fragment for `clock` as the phones got it, included as it is
     return page_or_fragment("host/event.html", "host/_controls.html", event=event,
-                            clock=clock_payload(event) if clock is None else clock, error=error, status=status)
+                            clock=clock_payload(event) if clock is None else clock, error=error, status=status,
+                            clock_html=None if html is None else Markup(html))
 
 
 @bp.route("/events/<int:event_id>")
@@ -30,6 +35,9 @@ def clock_action(event_id: int):
 
     The form carries the version the host's screen showed: a repeated tap on flaky wifi, or a
     second host's change in between, is refused with 409 and the current controls.
+
+    The phones' message is made inside the tap's transaction, from the row as written (nothing is
+    read again), and goes out as soon as the commit returns; the host's own answer comes after.
     """
     event = my_event(event_id)
     form = request.form
@@ -39,19 +47,23 @@ def clock_action(event_id: int):
     except Refused as garbled:
         return _controls(event, str(garbled), 400)
     try:
-        clocks.act(event, form.get("action", ""), seen, index=None if level is None else level - 1,
-                   seat=form.get("seat"))
+        new = clocks.act(event, form.get("action", ""), seen, index=None if level is None else level - 1,
+                         seat=form.get("seat"))
     except clocks.StaleClock:
         db.session.rollback()
         return _controls(event, "The clock changed on another screen; here it is now. Tap again if needed.", 409)
     except ValueError as problem:
         db.session.rollback()
         return _controls(event, str(problem), 422)
-    db.session.commit()
-    clock = announce(event)
+    clock = clock_payload(event, field_version=seen)  # a tap changes no entry: the field as at `seen`
+    html = clock_html(event, clock)
+    message = sse_message(new.version, html)
+    commit_as_is()
+    payload.carry(event_id, seen, new.version)
+    announce_rendered(event_id, new.version, message)
     if not is_htmx():
-        return redirect(url_for("host.event", event_id=event.id), 303)
-    return _controls(event, clock=clock)
+        return redirect(url_for("host.event", event_id=event_id), 303)
+    return _controls(event, clock=clock, html=html)
 
 
 FIELDS = ("minutes", "small_blind", "big_blind", "ante", "label", "colour_up")

@@ -274,6 +274,9 @@ def private_redis(workdir: Path):
 
 # --- the host: the real login form, then the clock form ------------------------------------------
 
+HOST_AGENT = "shuffleup-bench-host"
+
+
 class Host:
     """The host's browser: cookies, the CSRF token from the controls page."""
 
@@ -282,6 +285,10 @@ class Host:
         self.username, self.password = username, password
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        # One User-Agent for the login and every tap, as one browser sends: Flask-Login's session
+        # protection marks a session whose browser changed not fresh, and (this client keeping no
+        # cookie the taps get back) every tap would then rewrite and re-sign the session cookie.
+        self.opener.addheaders = [("User-Agent", HOST_AGENT)]
         self.token = ""
 
     def login(self) -> None:
@@ -305,7 +312,7 @@ class Host:
             fields["seat"] = "T1 S4"
         body = urllib.parse.urlencode(fields).encode()
         head = (f"POST /host/events/{self.event_id}/clock HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                f"Cookie: {self.cookie()}\r\nHX-Request: true\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                f"User-Agent: {HOST_AGENT}\r\nCookie: {self.cookie()}\r\nHX-Request: true\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
         return head, body
 
