@@ -4,11 +4,28 @@ Flags on the command line still win (`-w`, `-b`, ...).
 """
 import gc
 import os
+import resource
 
 # The clock's live streams (server-sent events) stay open all night: a worker class that holds
 # thousands of connections per process.
 worker_class = "gevent"
-worker_connections = 2000
+# A phone per player on a league's busiest night, on one worker if the other is down (docs/scale.md).
+worker_connections = 5000
+
+
+def _open_files_for_every_phone() -> None:
+    """Each phone's stream is an open socket: raise this process's soft limit on open files (1,024 on
+    many Linux machines, 256 on macOS) towards the hard one, so the workers (forked from here) can hold
+    worker_connections streams instead of refusing phones past the thousandth."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = worker_connections + 200  # and the database, Redis, the log files
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+_open_files_for_every_phone()
 graceful_timeout = 5
 # Without Redis, change notices stay in one process: one worker per database. With it, one worker
 # per core (docs/benchmarks-clock.md: 500 phones on 2 cores).
