@@ -1,15 +1,15 @@
 """The views: one blueprint per user (host, play, organiser) plus live (SSE and JSON) and auth, the
 forms, the template filters and the `flask league` commands. The helpers every blueprint uses are
 here, so no blueprint imports another."""
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from flask import abort, make_response, render_template, request
 from flask_login import current_user
 
 from live.announce import announce
-from services import clocks, journal, leagues
-from services.models import Event, League
+from services import Refused, clocks, deals, journal, leagues
+from services.models import Entry, Event, League
 from wiring.extensions import db
 
 
@@ -90,6 +90,24 @@ def lock_event(event: Event) -> None:
     read-decide-write on a night starts here: a host's action, a check-in, a vote, a pre-registration."""
     db.session.commit()
     clocks.touch(event)
+
+
+def cast_vote(event: Event, voter: Callable[[], Entry | None]) -> str | None:
+    """R-PAY-2: a remaining player's secret Yes or No (the form's `vote`) on the deal, from their own
+    phone or the host's passed one: under the night's lock, so the last "yes" sees every other vote
+    (`voter` is read after it), then committed and announced. → None once cast, else the refusal's
+    reason, with nothing written."""
+    lock_event(event)
+    try:
+        if (entry := voter()) is None:
+            raise Refused("There is no deal for this player to vote on.")
+        deals.cast(event, entry, request.form.get("vote") == "yes")
+    except Refused as refused:
+        db.session.rollback()
+        return str(refused)
+    db.session.commit()
+    announce(event)
+    return None
 
 
 @contextmanager

@@ -4,13 +4,11 @@ the vote and goes back to the host."""
 
 from flask import redirect, render_template, request, url_for
 
-from blueprints import lock_event
+from blueprints import cast_vote
 from blueprints.host.base import bp, my_event
-from live.announce import announce
-from services import Refused, deals
+from services import deals
 from services.field import deal_players
 from services.models import Entry, Event
-from wiring.extensions import db
 
 
 def _voter(event: Event, entry_id: int) -> Entry | None:
@@ -28,19 +26,10 @@ def hand_the_phone(event_id: int, entry_id: int):
     entry = _voter(event, entry_id)
     error = None
     if request.method == "POST":
-        lock_event(event)  # R-PAY-2: the last "yes" must see every other vote
-        entry = _voter(event, entry_id)
-        try:
-            if entry is None:
-                raise Refused("There is no deal for this player to vote on.")
-            deals.cast(event, entry, request.form.get("vote") == "yes")
-        except Refused as refused:
-            db.session.rollback()
-            error = str(refused)
-        else:
-            db.session.commit()
-            announce(event)
+        error = cast_vote(event, lambda: _voter(event, entry_id))
+        if error is None:
             return redirect(url_for("host.hand_the_phone", event_id=event.id, entry_id=entry_id, cast=1), 303)
+        entry = _voter(event, entry_id)
     cast = request.args.get("cast") == "1"
     offer = deals.deal_offer(event) if entry is not None and event.deal_method else None
     return render_template("host/ballot.html", event=event, entry=entry, offer=offer, players=deal_players(event),

@@ -7,7 +7,7 @@ from flask import abort, flash, make_response, redirect, render_template, reques
 from limits import parse as parse_limit
 from sqlalchemy.exc import IntegrityError
 
-from blueprints import event_or_404, is_htmx, lock_event, page_or_fragment
+from blueprints import cast_vote, event_or_404, is_htmx, lock_event, page_or_fragment
 from blueprints.play.base import bp, phone_entry, prereg_state, private
 from blueprints.play.member_cookie import current_member, remember
 from league import statuses
@@ -120,16 +120,7 @@ def deal(event_id: int):
     if request.method == "POST":
         if entry is None:
             abort(403)
-        # R-PAY-2: the last "yes" must see every other vote, or the deal stays open with all cast.
-        lock_event(event)
-        try:
-            deals.cast(event, entry, request.form.get("vote") == "yes")
-        except Refused as refused:
-            db.session.rollback()
-            error = str(refused)
-        else:
-            db.session.commit()
-            announce(event)
+        if (error := cast_vote(event, lambda: entry)) is None:
             return redirect(url_for("play.deal", event_id=event.id), 303)
     offer = deals.deal_offer(event) if event.deal_status in ("open", "agreed") and event.deal_method else None
     if not (players := field.deal_players(event)):  # agreed: the players the deal placed

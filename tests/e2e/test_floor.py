@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from services.models import Entry, Event, Penalty
 from tests.e2e.conftest import seed_tonight
 from tests.e2e.test_public_pages import axe, check_fits, check_taps
-from tests.e2e.test_seat_notice import check_in, open_roster, seats, seed_players
+from tests.e2e.test_seat_notice import ann_at_the_tables, open_roster, seats, seed_players
 from wiring.extensions import db
 
 
@@ -22,21 +22,7 @@ def local_return(app, event_id: int) -> str:
 
 def test_r_pen_2_a_penalty_and_its_return_time_on_the_players_phone(live_server, phone, screenshot):
     phone.allow(r"status of 422 .*/floor/")  # the refusal below: its reason is on the screen
-    league_id, event_id, code = seed_tonight(live_server.app)
-    base = live_server.url
-    seed_players(live_server.app, event_id, league_id, [f"Player {n:02d}" for n in range(8)])
-
-    ann = phone()
-    check_in(ann, base, code, "Ann Lee")
-    ann.goto(f"{base}/events/{event_id}")
-    me = ann.locator("[data-me]")
-    expect(ann.locator("[data-connection]")).to_have_text("Live")
-
-    host = open_roster(phone, base, event_id)
-    roster = host.locator("#players")
-    roster.get_by_role("button", name="Confirm").click()
-    expect(roster.locator(".flash")).to_have_text("Confirmed Ann Lee")
-    roster.get_by_role("button", name="Draw seats").click()
+    event_id, ann, me, host, roster = ann_at_the_tables(live_server, phone, 8)
     expect(roster.locator(".table-card")).to_have_count(1)  # nine players: one table
     me.get_by_role("button", name="Got it").click()
     table, seat = seats(live_server.app, event_id)["Ann Lee"]

@@ -18,6 +18,18 @@ def visible_names(roster) -> list[str]:
     return [n.strip() for n in roster.locator(".seats > li:visible > label").all_inner_texts()]
 
 
+def drawn_roster(live_server, phone, names: list[str]):
+    """Tonight with `names` checked in and the seats drawn on the host's roster: (the host's
+    page, the roster)."""
+    league_id, event_id, _ = seed_tonight(live_server.app)
+    seed_players(live_server.app, event_id, league_id, names)
+    host = open_roster(phone, live_server.url, event_id)
+    roster = host.locator("#players")
+    roster.get_by_role("button", name="Draw seats").click()
+    expect(roster.locator(".flash")).to_have_text("Seats drawn")
+    return host, roster
+
+
 def test_the_roster_by_table_and_seat_found_in_two_keystrokes(live_server, phone, screenshot):
     league_id, event_id, _ = seed_tonight(live_server.app)
     seed_players(live_server.app, event_id, league_id, NAMES)
@@ -67,12 +79,7 @@ def test_the_roster_by_table_and_seat_found_in_two_keystrokes(live_server, phone
 
 def test_r_chip_1_one_tap_bonus_and_food_for_everyone(live_server, phone, screenshot):
     phone.allow(r"status of 422 .*/players\)$")  # the second card, refused on purpose
-    league_id, event_id, _ = seed_tonight(live_server.app)
-    seed_players(live_server.app, event_id, league_id, NAMES[:6])
-    host = open_roster(phone, live_server.url, event_id)
-    roster = host.locator("#players")
-    roster.get_by_role("button", name="Draw seats").click()
-    expect(roster.locator(".flash")).to_have_text("Seats drawn")
+    host, roster = drawn_roster(live_server, phone, NAMES[:6])
 
     # Food for everyone at the start: one tap, one action, Undo takes it back
     roster.get_by_role("button", name="Food for everyone").click()
@@ -111,12 +118,7 @@ def test_r_chip_1_one_tap_bonus_and_food_for_everyone(live_server, phone, screen
 
 
 def test_r_pts_6_out_in_one_hand_with_thumb_sized_ticks(live_server, phone, screenshot):
-    league_id, event_id, _ = seed_tonight(live_server.app)
-    seed_players(live_server.app, event_id, league_id, NAMES[:8])
-    host = open_roster(phone, live_server.url, event_id)
-    roster = host.locator("#players")
-    roster.get_by_role("button", name="Draw seats").click()
-    expect(roster.locator(".flash")).to_have_text("Seats drawn")
+    host, roster = drawn_roster(live_server, phone, NAMES[:8])
     expect(roster.get_by_role("button", name="Out in one hand")).to_be_hidden()  # nobody ticked
     for name, chips in [("Ann Lee", "3,000"), ("Cal Dunn", "5000")]:
         tick = roster.locator(".seats > li > label", has_text=name)

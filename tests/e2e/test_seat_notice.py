@@ -79,6 +79,26 @@ def open_roster(phone, base, event_id):
     return host
 
 
+def ann_at_the_tables(live_server, phone, players: int):
+    """Tonight with `players` seeded and Ann checked in from her own phone, on the clock page and
+    live; the host's roster open, Ann confirmed and the seats drawn:
+    (event id, Ann's page, her [data-me] part, the host's page, the roster)."""
+    league_id, event_id, code = seed_tonight(live_server.app)
+    base = live_server.url
+    seed_players(live_server.app, event_id, league_id, [f"Player {n:02d}" for n in range(players)])
+    ann = phone()
+    check_in(ann, base, code, "Ann Lee")
+    ann.goto(f"{base}/events/{event_id}")
+    me = ann.locator("[data-me]")
+    expect(ann.locator("[data-connection]")).to_have_text("Live")
+    host = open_roster(phone, base, event_id)
+    roster = host.locator("#players")
+    roster.get_by_role("button", name="Confirm").click()
+    expect(roster.locator(".flash")).to_have_text("Confirmed Ann Lee")
+    roster.get_by_role("button", name="Draw seats").click()
+    return event_id, ann, me, host, roster
+
+
 def test_r_seat_a_players_phone_shows_their_seat_and_their_move(live_server, phone, screenshot):
     league_id, event_id, code = seed_tonight(live_server.app)
     base = live_server.url
@@ -213,19 +233,7 @@ def test_the_hosts_roster_follows_the_stream_not_a_poll(live_server, phone, scre
 def test_r_seat_4_a_phone_that_missed_its_seat_alert_gets_the_final_table_message(live_server, phone, screenshot):
     """Ann never taps "Got it" on her first seat: when the final table is drawn her phone says
     "Final table … Take your chips to", not "Your seat … Go to" again."""
-    league_id, event_id, code = seed_tonight(live_server.app)
-    base = live_server.url
-    seed_players(live_server.app, event_id, league_id, [f"Player {n:02d}" for n in range(11)])
-    ann = phone()
-    check_in(ann, base, code, "Ann Lee")
-    ann.goto(f"{base}/events/{event_id}")
-    me = ann.locator("[data-me]")
-    expect(ann.locator("[data-connection]")).to_have_text("Live")
-    host = open_roster(phone, base, event_id)
-    roster = host.locator("#players")
-    roster.get_by_role("button", name="Confirm").click()
-    expect(roster.locator(".flash")).to_have_text("Confirmed Ann Lee")
-    roster.get_by_role("button", name="Draw seats").click()
+    event_id, ann, me, host, roster = ann_at_the_tables(live_server, phone, 11)
     expect(roster.locator(".table-card")).to_have_count(2)
     alert = me.get_by_role("alert")
     expect(alert).to_contain_text("Your seat: Table")   # left up: the phone is in her pocket
