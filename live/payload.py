@@ -8,7 +8,7 @@ from flask import current_app
 from league import clock
 from live import seats
 from services import field, pool_shares
-from services.clocks import now_ms, state_of, structure_json, structure_of, with_registration_close
+from services.clocks import now_ms, state_of, structure_digest, structure_json, structure_of, with_registration_close
 from services.journal import NOT_JOURNALLED
 from services.models import Event
 
@@ -59,6 +59,7 @@ def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int 
         "state": {"index": state.index, "item_elapsed_ms": state.item_elapsed_ms,
                   "running_since_ms": state.running_since_ms, "started": state.started},
         "structure": structure_json(event),
+        "structure_digest": structure_digest(event),
     }
 
 

@@ -3,6 +3,8 @@ describe it for every screen. league/clock.py decides; this module stores and pu
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import time
 from typing import Any
 
@@ -28,32 +30,38 @@ def now_ms() -> int:
 
 
 # The structures read in this process, by event: (the stored JSON as it was read, the structure, its
-# JSON form as the payload sends it). A host's tap and every message of the night would otherwise
-# parse the same 20-odd items again; the stored JSON is compared on every read, so a changed
-# structure is never missed (whichever process changed it). Bounded: cleared when it grows past
-# _STRUCTURES_KEPT events.
-_STRUCTURES: dict[int, tuple[list, structures.Structure, list[dict[str, Any]]]] = {}
+# JSON form as the payload sends it, that form's digest). A host's tap and every message of the night
+# would otherwise parse the same 20-odd items again; the stored JSON is compared on every read, so a
+# changed structure is never missed (whichever process changed it). Bounded: cleared when it grows
+# past _STRUCTURES_KEPT events.
+_Read = tuple[structures.Structure, list[dict[str, Any]], str]
+_STRUCTURES: dict[int, tuple[list, _Read]] = {}
 _STRUCTURES_KEPT = 512
-_DEFAULTS: dict[str, tuple[structures.Structure, list[dict[str, Any]]]] = {}
+_DEFAULTS: dict[str, _Read] = {}
 
 
-def _structure_entry(event: Event) -> tuple[structures.Structure, list[dict[str, Any]]]:
+def _read(structure: structures.Structure) -> _Read:
+    as_json = structures.to_json(structure)
+    digest = hashlib.blake2b(json.dumps(as_json, sort_keys=True).encode(), digest_size=6).hexdigest()
+    return structure, as_json, digest
+
+
+def _structure_entry(event: Event) -> _Read:
     stored = event.structure
     if not stored:
         default = _DEFAULTS.get(event.event_type)
         if default is None:
-            structure = structures.default_structure(event.event_type)
-            default = _DEFAULTS[event.event_type] = (structure, structures.to_json(structure))
+            default = _DEFAULTS[event.event_type] = _read(structures.default_structure(event.event_type))
         return default
     cached = _STRUCTURES.get(event.id)
     if cached is not None and cached[0] == stored:
-        return cached[1], cached[2]
-    structure = structures.from_json(stored, submitted=False)  # checked when it was saved
+        return cached[1]
+    read = _read(structures.from_json(stored, submitted=False))  # checked when it was saved
     if len(_STRUCTURES) >= _STRUCTURES_KEPT:
         _STRUCTURES.clear()
     # a copy of each item: the cache must not follow an in-place change of the loaded value
-    _STRUCTURES[event.id] = ([dict(item) for item in stored], structure, structures.to_json(structure))
-    return structure, _STRUCTURES[event.id][2]
+    _STRUCTURES[event.id] = ([dict(item) for item in stored], read)
+    return read
 
 
 def structure_of(event: Event) -> structures.Structure:
@@ -65,6 +73,12 @@ def structure_json(event: Event) -> list[dict[str, Any]]:
     """R-CLOCK-1: the event's structure in its JSON form (structures.to_json), as every screen gets it.
     Shared by every caller in this process: read it, never change it."""
     return _structure_entry(event)[1]
+
+
+def structure_digest(event: Event) -> str:
+    """R-CLOCK-1, R-CLOCK-3: 12 hex digits naming the structure's JSON form: a screen that holds the
+    structure of this digest needs only the clock's state from a stream message; another asks again."""
+    return _structure_entry(event)[2]
 
 
 def state_of(event: Event) -> clock.ClockState:

@@ -1,26 +1,50 @@
 """The night's clock on the host's phone (R-CLOCK-1..4): the controls and the blind structure editor."""
 
 from flask import redirect, request, url_for
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from blueprints import commit_as_is, is_htmx, page_or_fragment
+from blueprints.filters import chips
 from blueprints.forms import ID_MAX, blank_or_whole_number, read_whole_number, whole_number
 from blueprints.host.base import GARBLED, bp, my_event
 from league import structures
 from live import payload
-from live.announce import announce, announce_rendered, clock_html, sse_message
+from live.announce import announce, announce_rendered, sse_message, stream_json
 from live.payload import clock_payload
 from services import Refused, clocks
 from services.models import Event
 from wiring.extensions import db
 
 
-def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None,
-              html: str | None = None):
-    # `html`: the clock fragment for `clock` as the phones got it, included as it is
-    return page_or_fragment("host/event.html", "host/_controls.html", event=event,
-                            clock=clock_payload(event) if clock is None else clock, error=error, status=status,
-                            clock_html=None if html is None else Markup(html))
+def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None):
+    clock = clock_payload(event) if clock is None else clock
+    return page_or_fragment("host/event.html", "host/_controls.html", event=event, clock=clock, error=error,
+                            status=status, level_options=level_options(clock))
+
+
+# The level picker's options by structure digest: the same 20-odd items at every tap of the night.
+_OPTIONS: dict[str, tuple[str, ...]] = {}
+_OPTIONS_KEPT = 256
+
+
+def level_options(clock: dict) -> Markup:
+    """R-CLOCK-1/3: the host's level picker for the structure `clock` carries ("3. 100/200 a25",
+    "4. Break (15 min)"), the current item selected; made once per structure, not at every tap."""
+    options = _OPTIONS.get(clock["structure_digest"])
+    if options is None:
+        options = tuple(
+            f'<option value="{number}">{number}. ' + (
+                f"{escape(item['label'])} ({item['minutes']} min)" if item["kind"] == "break"
+                else f"{chips(item['small_blind'])}/{chips(item['big_blind'])}"
+                     + (f" a{chips(item['ante'])}" if item.get("ante") else "")) + "</option>"
+            for number, item in enumerate(clock["structure"], 1))
+        if len(_OPTIONS) >= _OPTIONS_KEPT:
+            _OPTIONS.clear()
+        _OPTIONS[clock["structure_digest"]] = options
+    chosen = list(options)
+    if 0 <= clock["index"] < len(chosen):
+        chosen[clock["index"]] = chosen[clock["index"]].replace("<option ", "<option selected ", 1)
+    return Markup("".join(chosen))
 
 
 @bp.route("/events/<int:event_id>")
@@ -56,14 +80,13 @@ def clock_action(event_id: int):
         db.session.rollback()
         return _controls(event, str(problem), 422)
     clock = clock_payload(event, field_version=seen)  # a tap changes no entry: the field as at `seen`
-    html = clock_html(event, clock)
-    message = sse_message(new.version, html)
+    message = sse_message(new.version, stream_json(event, clock))
     commit_as_is()
     payload.carry(event_id, seen, new.version)
     announce_rendered(event_id, new.version, message)
     if not is_htmx():
         return redirect(url_for("host.event", event_id=event_id), 303)
-    return _controls(event, clock=clock, html=html)
+    return _controls(event, clock=clock)
 
 
 FIELDS = ("minutes", "small_blind", "big_blind", "ante", "label", "colour_up")
@@ -130,5 +153,5 @@ def structure(event_id: int):
         return _editor(event, errors=["The clock changed on another screen; here is the structure now."],
                        status=409)
     db.session.commit()
-    announce(event)
+    announce(event, structure=True)
     return _editor(event, message="Saved.")

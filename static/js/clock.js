@@ -117,6 +117,12 @@ function paint(element, clock, view, shot) {
     setField("shot-note", shot.phase === "expired" ? "Time!" : "seconds");
     if (shotBox) shotBox.dataset.phase = shot.phase;
   }
+  // The prize ladder as the server rendered it (a stream message's `ladder`; the page's own until one comes).
+  const ladder = clock.ladder != null && element.querySelector('[data-field="ladder"]');
+  if (ladder && ladder.dataset.shown !== String(clock.version)) {
+    if (ladder.innerHTML !== clock.ladder) ladder.innerHTML = clock.ladder;
+    ladder.dataset.shown = clock.version;
+  }
   const classes = element.classList;
   classes.toggle("is-break", view.is_break);
   classes.toggle("is-paused", view.started && !view.running);
@@ -322,17 +328,19 @@ function showConnection(state) {
     status.dataset.state = state;
   }
 }
+// The whole clock (/api/events/<id>/clock) for every [data-clock] of a live wrapper.
+async function fetchClock(live) {
+  try {
+    const clock = takeClock(await getJSON(live.dataset.clockUrl));
+    for (const element of findAll("[data-clock]", live)) element._clock = clock;
+  } catch { /* down: the stream, or the next poll, brings it */ }
+  syncControls();
+  tick();
+}
 // Poll the JSON every 5 s while the stream is down.
 function pollSoon() {
   pollTimer = pollTimer || setTimeout(async function poll() {
-    for (const live of findAll("[data-clock-url]")) {
-      try {
-        const clock = takeClock(await getJSON(live.dataset.clockUrl));
-        for (const element of findAll("[data-clock]", live)) element._clock = clock;
-      } catch { /* still down */ }
-    }
-    syncControls();
-    tick();
+    await Promise.all([...findAll("[data-clock-url]")].map(fetchClock));
     if (pollTimer) pollTimer = setTimeout(poll, 5000);
   }, 5000);
 }
@@ -351,10 +359,12 @@ function streamDown() {
   showConnection("down");
   pollSoon();
 }
-// The stream of a live wrapper: each `clock` message is the clock fragment (live/_clock.html),
-// put in #clock-box unless it is older than the one shown (its id is the version). The browser
-// reconnects by itself after a dropped connection; after a refused one (a 503 while the server
-// restarts) this tries again, waiting twice as long each time (0.5 s up to 64 s).
+// The stream of a live wrapper: each `clock` message is the clock's new state as one line of JSON
+// (live/announce.py), taken in place of the one shown unless it is older. It brings the structure
+// only when the structure changed; a phone whose copy is another (its digest differs: a change made
+// while it was away) keeps ticking on its copy and asks for the whole clock. The browser reconnects
+// by itself after a dropped connection; after a refused one (a 503 while the server restarts) this
+// tries again, waiting twice as long each time (0.5 s up to 64 s).
 function listen(live, retries = 0) {
   const source = new EventSource(live.dataset.streamUrl);
   source.onopen = () => {
@@ -368,11 +378,19 @@ function listen(live, retries = 0) {
     setTimeout(() => listen(live, retries), retries * 500);
   };
   source.addEventListener("clock", message => {
-    const box = live.querySelector("#clock-box");
-    const shown = box?.querySelector("[data-clock]")?._clock;
-    if (!box || (shown && +message.lastEventId < shown.version)) return;
-    box.innerHTML = message.data;
-    adoptFragments();
+    let fresh;
+    try { fresh = JSON.parse(message.data); } catch { return; }
+    const element = live.querySelector("#clock-box [data-clock]");
+    const shown = element?._clock;
+    if (!element || (shown && fresh.version < shown.version)) return;
+    if (!fresh.structure) {
+      fresh.structure = shown?.structure || [];
+      // A room of phones that missed the change asks over two seconds, not all at once.
+      if (shown?.structure_digest !== fresh.structure_digest) setTimeout(() => fetchClock(live), Math.random() * 2000);
+    }
+    element._clock = takeClock(fresh);
+    syncControls();
+    tick();
   });
 }
 on("offline", () => showConnection("offline"), window);

@@ -302,8 +302,9 @@ class Host:
     def cookie(self) -> str:
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)
 
-    def form(self, action: str, version: int) -> tuple[bytes, bytes]:
-        """(request head, body) of one clock action, as htmx sends it; `jump:N` jumps to item N (1-based)."""
+    def form(self, action: str, version: int, keep_alive: bool = False) -> tuple[bytes, bytes]:
+        """(request head, body) of one clock action, as htmx sends it; `jump:N` jumps to item N (1-based).
+        `keep_alive`: on the connection of the taps before (`HostLine`), as a browser sends it."""
         action, _, index = action.partition(":")
         fields = {"action": action, "version": str(version), "csrf_token": self.token}
         if index:
@@ -313,7 +314,7 @@ class Host:
         body = urllib.parse.urlencode(fields).encode()
         head = (f"POST /host/events/{self.event_id}/clock HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 f"User-Agent: {HOST_AGENT}\r\nCookie: {self.cookie()}\r\nHX-Request: true\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+                f"Content-Length: {len(body)}\r\nConnection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n").encode()
         return head, body
 
     def act(self, action: str, version: int) -> int:
@@ -480,15 +481,49 @@ async def post_action(port: int, head: bytes, body: bytes, sent_box: list) -> tu
     return int(reply.split(b" ", 2)[1]), replied
 
 
+class HostLine:
+    """The host's browser's one connection, kept open between taps as a browser keeps it (HTTP/1.1
+    keep-alive, within gunicorn's `keepalive` seconds), and opened again once the server closed it.
+    Like the Node clock's admin socket, which also stays open."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, head: bytes, body: bytes, sent_box: list) -> tuple[int, float]:
+        """(status, reply time) of one POST; its send time goes in `sent_box`."""
+        if self.writer is None or self.writer.is_closing() or self.reader.at_eof():
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        sent_box.append(time.perf_counter())
+        self.writer.write(head + body)
+        headers = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), 10)
+        length = re.search(rb"(?im)^content-length: *(\d+)", headers)
+        if length is None:
+            raise RuntimeError(f"a host's answer without a length: {headers[:200]!r}")
+        await asyncio.wait_for(self.reader.readexactly(int(length.group(1))), 10)
+        replied = time.perf_counter()
+        if re.search(rb"(?im)^connection: *close", headers):
+            self.close()
+        return int(headers.split(b" ", 2)[1]), replied
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
 # Every kind of tap the host's clock screen has (R-CLOCK-3/4), in an order that keeps the clock
 # running and near its start: each cycle ends where it began.
 ACTION_CYCLE = ("pause", "resume", "next", "previous", "plus", "minus", "shot", "shot_off", "jump:3", "jump:1")
 
 
 async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int, k: int, gap: float,
-                       timeout: float, warmup: int = 0, cycle: tuple[str, ...] = ACTION_CYCLE) -> dict:
+                       timeout: float, warmup: int = 0, cycle: tuple[str, ...] = ACTION_CYCLE,
+                       keep_alive: bool = True) -> dict:
     """K taps of every kind in turn (`cycle`), each with the right version; per action the send
-    time, each phone's receipt.
+    time, each phone's receipt. `keep_alive`: every tap on the host's one connection, as a
+    browser sends them; else each on a fresh connection (connected before the time is taken).
 
     The first `warmup` taps are reported apart (each process compiles the host's fragment template
     and warms its caches on its first tap of the night) and left out of the figures."""
@@ -499,15 +534,17 @@ async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int
     replies: list[float] = []
     per_action = []
     warmups = []
+    line = HostLine(server.port)
     for i in range(warmup + k):
         if i == warmup:
             cpu_before, machine_before = server.cpu_seconds(), machine_ticks()
         action = cycle[i % len(cycle)]
-        head, body = host.form(action, version)
+        head, body = host.form(action, version, keep_alive)
         everyone = fanout.expect(version + 1)
         sent_box: list[float] = []
         busy = fanout.busy
-        status, replied = await post_action(server.port, head, body, sent_box)
+        status, replied = await (line.post(head, body, sent_box) if keep_alive
+                                 else post_action(server.port, head, body, sent_box))
         if status != 200:
             raise RuntimeError(f"{action} at version {version} answered {status}")
         sent = sent_box[0]
@@ -535,6 +572,7 @@ async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int
                            "post_reply_ms": round(replies[-1], 2), "client_busy_ms": round(busy, 2),
                            "heartbeats_near": beats})
         await asyncio.sleep(gap)
+    line.close()
     cpu = server.cpu_seconds() - cpu_before
     machine = machine_busy_pct(machine_before, machine_ticks())
     kinds: dict[str, list[float]] = {}
@@ -600,9 +638,11 @@ async def _live_phases(server: Server, host: Host, event_id: int, opts) -> dict:
     out["rss_kb"] = server.rss_kb()
     log(f"    RSS {sum(out['rss_kb'].values()) / 1024:.1f} MiB (master + workers)")
     if opts.actions > 0:
-        log(f"[3] {opts.warmup} warm-up + {opts.actions} host actions, {opts.gap:.2f} s apart")
+        how = "each on a fresh connection" if opts.fresh_connections else "on the host's one kept-alive connection"
+        log(f"[3] {opts.warmup} warm-up + {opts.actions} host actions, {opts.gap:.2f} s apart, {how}")
         out["latency"] = await host_actions(fanout, server, host, event_id, opts.actions, opts.gap, opts.timeout,
-                                            opts.warmup, opts.cycle)
+                                            opts.warmup, opts.cycle, keep_alive=not opts.fresh_connections)
+        out["latency"]["keep_alive"] = not opts.fresh_connections
         d = out["latency"]["deliveries_ms"]
         log(f"    receive − send: median {d['median']:.1f} ms, p99 {d['p99']:.1f} ms, max {d['max']:.1f} ms")
         if opts.heartbeat_round:
@@ -874,6 +914,8 @@ def parse_args(argv=None):
     parser.add_argument("--timeout", type=float, default=30, help="seconds to wait for any one phase step")
     parser.add_argument("--no-heartbeat-round", dest="heartbeat_round", action="store_false",
                         help="skip probing the server when the streams' heartbeats fall due (~23 s)")
+    parser.add_argument("--fresh-connections", action="store_true",
+                        help="each host tap on a new connection (default: one kept alive, as a browser keeps it)")
     parser.add_argument("--no-restart", dest="restart", action="store_false", help="skip the kill -9 phase")
     parser.add_argument("--no-first-load", dest="first_load", action="store_false", help="skip the bytes phase")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")

@@ -247,6 +247,28 @@ def test_r_clock_1_3_every_phone_in_step_with_the_host(night, phone, screenshot)
     assert host.locator("#controls select[name=index]").input_value() == "5"
 
 
+def test_r_clock_1_a_structure_changed_behind_a_phones_back_reaches_it(night, phone):
+    """R-CLOCK-1/3: a tap's message carries the state and the structure's digest only. A phone whose
+    structure is another (changed by another process, or while it was away) asks for the whole clock
+    and shows the new levels; the prize ladder and the field's figures come with every message."""
+    host = open_host(phone, night)
+    player = open_player(phone, night)
+    tap(host, "Start")
+    player.wait_for_function("shuffleupClock.view().running")
+    with night.app.app_context():
+        event = db.session.get(Event, night.id)
+        event.structure = [{**item, "minutes": 25} if index == 0 else item
+                           for index, item in enumerate(structures.to_json(structures.TEMPLATES["thpa_nightly"][1]))]
+        db.session.commit()
+        db.session.remove()
+    assert player.evaluate("document.querySelector('[data-clock]')._clock.structure[0].minutes") == 15
+    tap(host, "Pause")
+    player.wait_for_function("document.querySelector('[data-clock]')._clock.structure[0].minutes === 25")
+    player.wait_for_function("!shuffleupClock.view().running")
+    assert 24 * 60 < seconds(text(player, "time")) <= 25 * 60
+    expect(field(player, "players")).to_have_text("10")
+
+
 def test_r_clock_1_big_screen(night, phone, screenshot):
     tv = phone(viewport={"width": 1280, "height": 720}, device_scale_factor=1, is_mobile=False, has_touch=False)
     tv.goto(night.screen)

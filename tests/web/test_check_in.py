@@ -328,7 +328,7 @@ def test_every_change_reaches_the_live_screens_at_once(app, client, phone, night
     assert host_op(client, night, f"confirm:{entry.id}").status_code == 200
     db.session.expire_all()
     assert hub.wait(night.id, version) == night.clock_version > version
-    assert b"<dd data-field=\"players\">1</dd>" in hub.cached(night.id, night.clock_version)[1]
+    assert b'"players_left":1,' in hub.cached(night.id, night.clock_version)[1]
 
 
 def test_r_chip_3_a_disqualified_players_chips_leave_play(client, night):

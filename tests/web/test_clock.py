@@ -1,4 +1,9 @@
 """The live clock over HTTP: JSON, pages, the stream, and host controls (R-CLOCK-1..4)."""
+import json
+import re
+
+from league import structures
+from live.announce import STREAMED
 from services import clocks
 from services.models import User
 from tests.conftest import csrf_token, login, make_app
@@ -50,6 +55,33 @@ def test_r_clock_3_every_control_as_the_host(client, night):
     assert tap(client, night, "resume").status_code == 200
     assert clock(client, night)["running"]
     assert clock(client, night)["version"] == 8
+
+
+def test_r_clock_1_the_hosts_level_picker_names_every_item_and_follows_the_clock(client, night):
+    """R-CLOCK-1/3: the picker lists every item of the structure as the host reads it (blinds with the
+    ante, a break with its minutes, its label escaped), the current item selected, after each tap
+    and after the structure changes (the options are kept per structure)."""
+    night.structure = [{"kind": "level", "minutes": 20, "small_blind": 1000, "big_blind": 2000, "ante": 0},
+                       {"kind": "break", "minutes": 15, "label": "O'Brien <b>", "colour_up": ""},
+                       {"kind": "level", "minutes": 20, "small_blind": 1500, "big_blind": 3000, "ante": 500}]
+    db.session.commit()
+    login(client, "host", "pw-host")
+
+    def picker(html):
+        return re.search(r'<select name="index">(.*?)</select>', html, re.S).group(1)
+
+    page = client.get(f"/host/events/{night.id}").get_data(as_text=True)
+    assert picker(page) == ('<option selected value="1">1. 1,000/2,000</option>'
+                            '<option value="2">2. O&#39;Brien &lt;b&gt; (15 min)</option>'
+                            '<option value="3">3. 1,500/3,000 a500</option>')
+    answer = tap(client, night, "jump", index="3").get_data(as_text=True)
+    assert '<option selected value="3">3. 1,500/3,000 a500</option>' in picker(answer)
+    assert picker(answer).count("selected") == 1
+    night.structure = [*night.structure[:2], {**night.structure[2], "ante": 0}]
+    db.session.commit()
+    answer = tap(client, night, "previous").get_data(as_text=True)
+    assert picker(answer).endswith('<option value="3">3. 1,500/3,000</option>')
+    assert '<option selected value="2">' in picker(answer)
 
 
 def test_r_clock_4_call_the_clock_for_a_seat(client, night):
@@ -156,14 +188,45 @@ def test_player_and_screen_pages(client, night):
 
 
 def test_the_stream_sends_the_current_clock_at_once(client, night):
+    """R-CLOCK-3: a stream opens with the clock as it stands: one line of JSON, the structure named by
+    its digest (the page that opened the stream holds the structure itself)."""
     response = client.get(f"/events/{night.id}/stream")
     assert response.mimetype == "text/event-stream"
     first = next(response.response)
     first = first.decode() if isinstance(first, bytes) else first
-    assert first.startswith("retry: 2000\nid: 0\nevent: clock\ndata: ")
-    assert "data-clock=" in first
+    assert first.startswith("retry: 2000\nid: 0\nevent: clock\ndata: {") and first.endswith("}\n\n")
+    sent = json.loads(first.split("data: ", 1)[1])
+    whole = client.get(f"/api/events/{night.id}/clock").get_json()
+    assert set(sent) == {*STREAMED, "ladder"} and len(first) < 800
+    assert {key: sent[key] for key in STREAMED if key != "server_time_ms"} == {
+        key: whole[key] for key in STREAMED if key != "server_time_ms"}
+    assert len(sent["structure_digest"]) == 12
     response.close()
     assert client.get("/events/999/stream").status_code == 404
+
+
+def test_r_clock_3_a_tap_sends_the_state_and_the_structure_only_when_it_changed(app, client, night):
+    """R-CLOCK-3: a tap's message is the new state and the field's figures (what the phones cannot
+    derive), not the fragment and the structure; a saved structure goes out with its new digest, and
+    the next tap's message names that digest without the structure."""
+    hub = app.extensions["notices"]
+    login(client, "host", "pw-host")
+    tap(client, night, "start")
+    version, message = hub.cached(night.id, 1)
+    sent = json.loads(message.decode().split("data: ", 1)[1])
+    assert version == sent["version"] == 1 and "structure" not in sent and len(message) < 700
+    assert sent["state"]["started"] and sent["state"]["running_since_ms"] is not None
+    before = sent["structure_digest"]
+    form = {"csrf_token": csrf_token(client, "/"), "version": "1", "op": "template", "template": "turbo"}
+    assert client.post(f"/host/events/{night.id}/structure", data=form).status_code == 200
+    version, message = hub.cached(night.id, 2)
+    saved = json.loads(message.decode().split("data: ", 1)[1])
+    assert saved["structure"] == structures.to_json(structures.TEMPLATES["turbo"][1]) and saved["structure_digest"] != before
+    tap(client, night, "pause")
+    _, message = hub.cached(night.id, 3)
+    paused = json.loads(message.decode().split("data: ", 1)[1])
+    assert "structure" not in paused and paused["structure_digest"] == saved["structure_digest"]
+    assert paused["state"]["running_since_ms"] is None
 
 
 def test_a_restarted_app_shows_the_same_clock(client, night, db_path):

@@ -2,12 +2,14 @@
 part of the payload, kept by event and version, and the parsed structure. Every phone must still
 get the field as it stands: after a check-in, a bust-out, another process's write, a league's
 setting, a rolled-back tap."""
+import html
 import json
 import re
 
 import pytest
 
 from live import payload
+from live.announce import STREAMED
 from services import checkin, clocks, field, members
 from services.models import Event
 from tests.conftest import login
@@ -16,13 +18,17 @@ from tests.web.test_clock import tap
 from wiring.extensions import db
 
 
+def sent(message: bytes) -> dict:
+    """The clock a stream message carries (its one line of JSON)."""
+    return json.loads(message.decode().split("\ndata: ", 1)[1])
+
+
 def phones_got(app, night) -> dict:
-    """The clock payload inside the message every phone of the event was last sent (data-clock)."""
+    """The clock inside the message every phone of the event was last sent."""
     db.session.expire_all()
     version, message = app.extensions["notices"].cached(night.id, 0)
     assert f"id: {version}\nevent: clock\n".encode() in message
-    found = re.search(r"data-clock='([^']*)'", message.decode())
-    got = json.loads(found.group(1))
+    got = sent(message)
     assert got["version"] == version
     return got
 
@@ -145,21 +151,26 @@ def test_r_clock_1_a_structure_changed_elsewhere_is_read_again(app, client, runn
     """The parsed structure is kept by event, and compared with the stored one on every read: a
     structure saved by another process shows at the next tap."""
     assert tap(client, running, "resume").status_code == 200
-    old = phones_got(app, running)["structure"]
+    digest = phones_got(app, running)["structure_digest"]
+    old = client.get(f"/api/events/{running.id}/clock").get_json()["structure"]
     new = [{**old[0], "minutes": old[0]["minutes"] + 7}, *old[1:]]
     db.session.execute(db.update(Event).where(Event.id == running.id).values(
         structure=new, clock_version=Event.clock_version + 1))
     db.session.commit()
     assert tap(client, running, "pause").status_code == 200
     got = phones_got(app, running)
-    assert got["structure"] == new and got["structure"] != old
+    assert got["structure_digest"] != digest  # every phone asks for the whole clock again
+    whole = client.get(f"/api/events/{running.id}/clock").get_json()
+    assert whole["structure"] == new and whole["structure_digest"] == got["structure_digest"]
     assert clocks.structure_json(db.session.get(Event, running.id)) == new
 
 
 def test_r_clock_3_the_hosts_answer_shows_what_the_phones_got(app, client, running):
-    """The host's own answer includes the very fragment the phones were sent (rendered once)."""
+    """The host's own answer shows the clock the phones were sent: the same version, state and field,
+    from the one payload the tap made (nothing read again between the two)."""
     login(client, "host", "pw-host")
     answer = tap(client, running, "resume").get_data(as_text=True)
-    _, message = app.extensions["notices"].cached(running.id, 0)
-    fragment = "\n".join(line[len("data: "):] for line in message.decode().splitlines() if line.startswith("data: "))
-    assert fragment and fragment in answer
+    got = phones_got(app, running)
+    shown = json.loads(html.unescape(re.search(r"data-clock='([^']*)'", answer).group(1)))
+    assert {key: shown[key] for key in STREAMED} == {key: got[key] for key in STREAMED}
+    assert got["ladder"] in answer
