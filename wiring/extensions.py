@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 from werkzeug.routing import IntegerConverter, UnicodeConverter
 
-from wiring import precompressed
+from wiring import precompressed, wire_headers
 
 
 class Base(DeclarativeBase):
@@ -76,6 +76,7 @@ class PathText(UnicodeConverter):
 
 def init_app(app) -> None:
     """Attach every extension to the app (before the blueprints: their routes use the converters)."""
+    wire_headers.init_app(app)  # first: its hooks run after every other extension's
     app.url_map.converters["int"] = RowId
     app.url_map.converters["default"] = app.url_map.converters["string"] = PathText
     db.init_app(app)

@@ -3,6 +3,12 @@ their comments and indentation, then every compressible file at the strongest le
 encoding the browser takes (brotli, else zstd, else gzip). No request spends CPU compressing a file
 again; Flask-Compress goes on compressing the pages and fragments at its fast levels.
 
+Each static file's URL carries a hash of its bytes (`?v=…`, added by every url_for('static', …)):
+under that URL the file never changes, so a browser keeps it a year without asking again (no 304s,
+neither for the page nor for the service worker's precache), and a deploy that changes a file
+changes its URL. A URL without the hash, or with another one (a page from before a deploy), still
+gets the file as it is now, revalidated on each use as before.
+
 Also the first-paint styles: app.css down to its FIRST_PAINT_END marker (the shell and the player's
 clock), which the player's clock page inlines so its first paint needs no other download.
 
@@ -15,6 +21,7 @@ import base64
 import gzip
 import hashlib
 import os
+from stat import S_ISREG
 
 import brotli
 import rcssmin
@@ -34,7 +41,14 @@ _COMPRESS = {
 # Third-party files are served exactly as they were copied (static/vendor/README.md).
 NOT_MINIFIED = ("vendor/",)
 FIRST_PAINT_END = "/* ==== end of the first paint"
+VERSION_ARG = "v"
+# The content can never change under a hashed URL: no revalidation, not even on reload.
+IMMUTABLE = "public, max-age=31536000, immutable"
+# What a file under its hashed URL says to no one: ETag is validator enough, the name is in the URL,
+# and no page asks for a script or style sheet in parts (a compressed body is sent whole anyway).
+NOT_FOR_PINNED = ("Content-Disposition", "Last-Modified", "Accept-Ranges")
 _cache: dict[tuple, bytes] = {}
+_versions: dict[tuple, str] = {}
 
 
 def minify_css(text: str) -> str:
@@ -71,6 +85,48 @@ def compressed(path: str, relative: str, encoding: str) -> bytes:
     return body
 
 
+def static_version(path: str | None) -> str | None:
+    """The hash that goes in the URL of the static file at `path` (None if there is no such file):
+    the first 12 hex digits of the SHA-256 of its bytes, made once for each version of the file (its
+    mtime and size), so an edited file gets a new URL without a restart."""
+    try:
+        stat = os.stat(path) if path else None
+    except OSError:
+        return None
+    if stat is None or not S_ISREG(stat.st_mode):
+        return None
+    key = (path, stat.st_mtime_ns, stat.st_size)
+    version = _versions.get(key)
+    if version is None:
+        with open(path, "rb") as file:
+            version = _versions[key] = hashlib.sha256(file.read()).hexdigest()[:12]
+    return version
+
+
+def _static_path(filename: str | None) -> str | None:
+    return safe_join(current_app.static_folder, filename) if filename else None
+
+
+def _versioned_url(endpoint: str, values: dict) -> None:
+    """url_for('static', filename=…) adds the file's hash, unless the caller gave one."""
+    if endpoint == "static" and VERSION_ARG not in values:
+        version = static_version(_static_path(values.get("filename")))
+        if version:
+            values[VERSION_ARG] = version
+
+
+def _static_cached(response: Response) -> Response:
+    """A static file asked for by its current hash is kept a year; by no hash or another, as before."""
+    if request.endpoint != "static" or response.status_code not in (200, 304):
+        return response
+    given = request.args.get(VERSION_ARG)
+    if given and given == static_version(_static_path(request.view_args.get("filename"))):
+        response.headers["Cache-Control"] = IMMUTABLE
+        for name in NOT_FOR_PINNED:
+            response.headers.pop(name, None)
+    return response
+
+
 def first_paint_css(static_folder: str) -> str:
     """app.css down to its FIRST_PAINT_END marker, minified: what the clock page inlines."""
     with open(os.path.join(static_folder, "css", "app.css"), encoding="utf-8") as file:
@@ -104,7 +160,11 @@ def _static_compressed(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Register after Flask-Compress, so this runs first (after_request runs in reverse) and it then
     leaves a static file as it is (it never compresses what says its Content-Encoding). The
-    first-paint styles go to the templates, their hash to the Content-Security-Policy (security.py)."""
+    first-paint styles go to the templates, their hash to the Content-Security-Policy (security.py).
+    The hashed URLs' caching is registered before, so it runs after the compression (which turns a
+    match of the ETag into a 304, its Cache-Control kept)."""
+    app.url_defaults(_versioned_url)
+    app.after_request(_static_cached)
     app.after_request(_static_compressed)
     css = first_paint_css(app.static_folder)
     app.jinja_env.globals["first_paint_css"] = Markup(css)

@@ -1,6 +1,6 @@
-"""The security headers: on every document (page, SVG, the service worker) a Content-Security-Policy,
-frame-ancestors and Referrer-Policy; on every response nosniff and, over HTTPS, HSTS; Secure cookies
-over HTTPS, and ProxyFix behind a proxy.
+"""The security headers: on every document (page, SVG) a Content-Security-Policy, frame-ancestors
+and Referrer-Policy, on the service worker the part of that policy a worker obeys; on every
+response nosniff and, over HTTPS, HSTS; Secure cookies over HTTPS, and ProxyFix behind a proxy.
 
 Written here rather than with Flask-Talisman (1.1.0, August 2023): Talisman overwrites every
 response's Referrer-Policy (the play pages' stricter `no-referrer` would be lost), trusts a client's
@@ -35,6 +35,10 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+# The service worker's own policy: a worker runs no inline script or style, shows no picture, is
+# never framed and posts no form, so of the page's policy only what governs its fetches and scripts
+# applies, and `default-src 'self'` is exactly that (connect-src and script-src fall back to it).
+WORKER_POLICY = "default-src 'self'"
 HSTS = "max-age=31536000"
 
 
@@ -62,13 +66,12 @@ DOCUMENT_TYPES = {"text/html", "image/svg+xml", "application/xhtml+xml", "text/x
 WORKER_ENDPOINTS = {"play.service_worker"}
 
 
-def _is_document(response: Response) -> bool:
-    return response.mimetype in DOCUMENT_TYPES or request.endpoint in WORKER_ENDPOINTS
-
-
 def _headers(response: Response) -> Response:
     headers = response.headers
-    if _is_document(response):
+    if request.endpoint in WORKER_ENDPOINTS:
+        headers.setdefault("Content-Security-Policy", WORKER_POLICY)
+        headers.setdefault("Referrer-Policy", "same-origin")  # the referrer of the worker's fetches
+    elif response.mimetype in DOCUMENT_TYPES:
         headers.setdefault("Content-Security-Policy", current_app.extensions["shuffleup_csp"])
         headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors for browsers that predate it
         headers.setdefault("Referrer-Policy", "same-origin")  # a page's stricter no-referrer stays

@@ -7,6 +7,7 @@ import os
 from flask import current_app, make_response, render_template, url_for
 
 from blueprints.play.base import bp
+from wiring.precompressed import minify_js
 
 # The dark theme's background: the manifest's colours must match base.html and app.css, or the
 # splash screen flashes another colour before the first page paints.
@@ -81,7 +82,7 @@ def service_worker():
         "play/sw.js", version=shell["version"], offline=offline,
         precache=[url_for("static", filename=name) for name in shell["precache"]] + [offline],
         static_prefix=url_for("static", filename=""), api_prefix=url_for("play.home") + "api/")
-    response = make_response(body)
+    response = make_response(minify_js(body))  # as the static scripts are: comments are for readers, not phones
     response.mimetype = "text/javascript"
     response.headers["Cache-Control"] = "no-cache"
     return response

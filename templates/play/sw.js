@@ -1,7 +1,8 @@
 // ShuffleUp's service worker, served from the site root by play.service_worker.
 // Static assets: the shell's (play/shell.py PRECACHE) precached at install under a versioned cache
 // (the version hashes the static files and the offline page at app start, so a deploy gives phones
-// a fresh copy), any other the first time a page asks for it; then cache-first.
+// a fresh copy), any other the first time a page asks for it; then cache-first, by the whole URL
+// (its ?v= hash included: a deploy's new file has a new URL).
 // Pages: network-first, the offline page when the network fails; pages themselves are never cached.
 // Never touched: fragment requests (HX-Request, from htmx or the pages' own scripts: a fragment must
 // never stand in for a page), /api/, the clock's event stream, anything but GET, other origins.
@@ -14,9 +15,11 @@ const STATIC = {{ static_prefix|tojson }};
 const API = {{ api_prefix|tojson }};
 
 self.addEventListener("install", event => {
-  // "no-cache": revalidate with the server (a 304 costs no body) rather than trust an HTTP-cached copy.
+  // The static files' URLs carry a hash of their content (the page's own URLs, wiring/precompressed.py):
+  // any copy the HTTP cache holds (the page has just loaded them) is the right one, at no request.
+  // The offline page's URL never changes: "no-cache" asks the server rather than trust a cached copy.
   event.waitUntil(caches.open(CACHE)
-    .then(cache => cache.addAll(PRECACHE.map(url => new Request(url, { cache: "no-cache" }))))
+    .then(cache => cache.addAll(PRECACHE.map(url => url === OFFLINE ? new Request(url, { cache: "no-cache" }) : url)))
     .then(() => self.skipWaiting()));
 });
 

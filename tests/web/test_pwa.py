@@ -56,15 +56,19 @@ def test_service_worker_from_the_site_root(app, client):
     assert "Service-Worker-Allowed" not in response.headers  # at the root, its scope is already every page
     script = response.get_data(as_text=True)
     shell = app.extensions["shuffleup_shell"]
-    assert f'const VERSION = "{shell["version"]}";' in script
-    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
-    # What every player's page needs and the clock's script: not htmx (cached when a page first uses it).
-    assert sorted(precache) == ["/offline", "/static/css/app.css", "/static/js/app.js", "/static/js/clock.js"]
+    assert f'const VERSION="{shell["version"]}";' in script  # minified, as the static scripts are
+    assert "//" not in script.replace("://", "") and "/*" not in script
+    precache = json.loads(re.search(r"const PRECACHE=(\[.*?\]);", script).group(1))
+    # What every player's page needs and the clock's script, by their hashed URLs: not htmx (cached
+    # when a page first uses it).
+    assert sorted(url.partition("?")[0] for url in precache) == [
+        "/offline", "/static/css/app.css", "/static/js/app.js", "/static/js/clock.js"]
     for not_precached in ("vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-sse-2.2.4.min.js", "host/roster.js",
                           "host/host.css", "organiser/organiser.css", "organiser/pack.css", "staff/staff.css"):
-        assert f"/static/{not_precached}" not in precache and (ROOT / "static" / not_precached).exists()
+        assert not any(url.startswith(f"/static/{not_precached}") for url in precache)
+        assert (ROOT / "static" / not_precached).exists()
     # What it must never cache: fragments (HX-Request), /api/, the clock's stream.
-    assert 'request.headers.has("HX-Request")' in script and 'const API = "/api/";' in script
+    assert 'request.headers.has("HX-Request")' in script and 'const API="/api/";' in script
     assert 'url.pathname.endsWith("/stream")' in script
     assert 'addEventListener("fetch"' in script  # Chrome's installability wants a fetch handler
     assert client.get("/static/sw.js").status_code == 404  # one worker, at the root only
@@ -113,7 +117,7 @@ def test_every_page_links_the_manifest_and_registers_the_worker(client, league, 
     for path in pages:
         html = client.get(path).get_data(as_text=True)
         assert '<link rel="manifest" href="/manifest.webmanifest">' in html, path
-        assert '<script src="/static/js/app.js" defer data-sw="/sw.js"></script>' in html, path
+        assert re.search(r'<script src="/static/js/app\.js\?v=[0-9a-f]{12}" defer data-sw="/sw\.js"></script>', html), path
 
 
 def test_the_saved_theme_is_applied_before_the_first_paint(client):

@@ -3,6 +3,7 @@ member's card to a new phone."""
 from services.models import User
 from tests.conftest import csrf_token, login
 from wiring.extensions import db
+from wiring.security import WORKER_POLICY
 
 
 def _remember_cookie(client) -> str:
@@ -226,8 +227,15 @@ def test_documents_carry_the_policy_and_assets_only_nosniff(client, app):
     """The policy governs what a browser opens or runs on its own: pages, SVG, the service worker.
     A script, style sheet, icon, JSON or the stream is governed by its page's policy: it is sent
     only nosniff (bytes saved on every asset of a phone's first load)."""
-    for path in ("/", "/sw.js"):
-        assert "frame-ancestors 'none'" in client.get(path).headers["Content-Security-Policy"], path
+    page = client.get("/").headers
+    assert "frame-ancestors 'none'" in page["Content-Security-Policy"] and page["X-Frame-Options"] == "DENY"
+    # The worker: what governs its fetches and scripts (default-src, which connect-src and
+    # script-src fall back to), none of what only a document obeys (framing, forms, styles).
+    worker = client.get("/sw.js").headers
+    assert worker["Content-Security-Policy"] == WORKER_POLICY == "default-src 'self'"
+    assert "default-src 'self'" in page["Content-Security-Policy"]
+    assert worker["Referrer-Policy"] == "same-origin" and "X-Frame-Options" not in worker
+    assert worker["X-Content-Type-Options"] == "nosniff"
     with app.test_request_context():
         from flask import url_for
         assets = [url_for("static", filename="js/app.js"), url_for("static", filename="css/app.css"), "/api/time"]
