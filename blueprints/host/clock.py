@@ -16,10 +16,13 @@ from services.models import Event
 from wiring.extensions import db
 
 
-def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None):
+def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None,
+              state: str | None = None):
+    # `state`: the stream's JSON for `clock`, when the tap made it already
     clock = clock_payload(event) if clock is None else clock
     return page_or_fragment("host/event.html", "host/_controls.html", event=event, clock=clock, error=error,
-                            status=status, level_options=level_options(clock))
+                            status=status, level_options=level_options(clock),
+                            clock_state=stream_json(event, clock) if state is None else state)
 
 
 # The level picker's options by structure digest: the same 20-odd items at every tap of the night.
@@ -61,7 +64,8 @@ def clock_action(event_id: int):
     second host's change in between, is refused with 409 and the current controls.
 
     The phones' message is made inside the tap's transaction, from the row as written (nothing is
-    read again), and goes out as soon as the commit returns; the host's own answer comes after.
+    read again), and goes out as soon as the commit returns; the host's own answer comes after: the
+    controls and that same message (not the clock fragment: clock.js draws it on the host's screen).
     """
     event = my_event(event_id)
     form = request.form
@@ -80,13 +84,13 @@ def clock_action(event_id: int):
         db.session.rollback()
         return _controls(event, str(problem), 422)
     clock = clock_payload(event, field_version=seen)  # a tap changes no entry: the field as at `seen`
-    message = sse_message(new.version, stream_json(event, clock))
+    state = stream_json(event, clock)
     commit_as_is()
     payload.carry(event_id, seen, new.version)
-    announce_rendered(event_id, new.version, message)
+    announce_rendered(event_id, new.version, sse_message(new.version, state))
     if not is_htmx():
         return redirect(url_for("host.event", event_id=event_id), 303)
-    return _controls(event, clock=clock)
+    return _controls(event, clock=clock, state=state)
 
 
 FIELDS = ("minutes", "small_blind", "big_blind", "ante", "label", "colour_up")

@@ -363,12 +363,28 @@ function streamDown() {
   showConnection("down");
   pollSoon();
 }
-// The stream of a live wrapper: each `clock` message is the clock's new state as one line of JSON
-// (live/announce.py), taken in place of the one shown unless it is older. It brings the structure
-// only when the structure changed; a phone whose copy is another (its digest differs: a change made
-// while it was away) keeps ticking on its copy and asks for the whole clock. The browser reconnects
-// by itself after a dropped connection; after a refused one (a 503 while the server restarts) this
-// tries again, waiting twice as long each time (0.5 s up to 64 s).
+// A new state for a live wrapper, as one line of JSON (live/announce.py): from its stream's `clock`
+// messages, or the host's own tap's answer. It is taken in place of the one shown unless it is older.
+// It brings the structure only when the structure changed; a phone whose copy is another (its digest
+// differs: a change made while it was away) keeps ticking on its copy and asks for the whole clock.
+function takeState(live, json) {
+  let fresh;
+  try { fresh = JSON.parse(json); } catch { return; }
+  const element = live?.querySelector("#clock-box [data-clock]");
+  const shown = element?._clock;
+  if (!element || (shown && fresh.version < shown.version)) return;
+  if (!fresh.structure) {
+    fresh.structure = shown?.structure || [];
+    // A room of phones that missed the change asks over two seconds, not all at once.
+    if (shown?.structure_digest !== fresh.structure_digest) setTimeout(() => fetchClock(live), Math.random() * 2000);
+  }
+  element._clock = takeClock(fresh);
+  syncControls();
+  tick();
+}
+// The stream of a live wrapper. The browser reconnects by itself after a dropped connection; after a
+// refused one (a 503 while the server restarts) this tries again, waiting twice as long each time
+// (0.5 s up to 64 s).
 function listen(live, retries = 0) {
   const source = new EventSource(live.dataset.streamUrl);
   source.onopen = () => {
@@ -381,26 +397,18 @@ function listen(live, retries = 0) {
     retries = max(min(retries * 2, 128), 1);
     setTimeout(() => listen(live, retries), retries * 500);
   };
-  source.addEventListener("clock", message => {
-    let fresh;
-    try { fresh = JSON.parse(message.data); } catch { return; }
-    const element = live.querySelector("#clock-box [data-clock]");
-    const shown = element?._clock;
-    if (!element || (shown && fresh.version < shown.version)) return;
-    if (!fresh.structure) {
-      fresh.structure = shown?.structure || [];
-      // A room of phones that missed the change asks over two seconds, not all at once.
-      if (shown?.structure_digest !== fresh.structure_digest) setTimeout(() => fetchClock(live), Math.random() * 2000);
-    }
-    element._clock = takeClock(fresh);
-    syncControls();
-    tick();
-  });
+  source.addEventListener("clock", message => takeState(live, message.data));
 }
 on("offline", () => showConnection("offline"), window);
 on("online", () => showConnection(streamLost ? "down" : "live"), window);
-// The host's page: its tap's answer brings the clock too (htmx, out of band).
-for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap"]) on(name, adoptFragments);
+// The host's page: its tap's answer brings the clock's state too (htmx, out of band: #clock-state).
+for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap"]) {
+  on(name, event => {
+    const state = event.target?.id === "clock-state" ? event.target : null;   // the element swapped in
+    if (state?.dataset.state) takeState(find("[data-stream-url]"), state.dataset.state);
+    else adoptFragments();
+  });
+}
 // The host's refused tap (a stale version, a rule) comes with the current controls: show them.
 on("htmx:beforeSwap", event => {
   const detail = event.detail;

@@ -154,12 +154,35 @@ def seed(url: str) -> int:
 
 # --- the server: gunicorn in its own process group ------------------------------------------------
 
-class Server:
-    """`gunicorn -k gevent -w W --worker-connections 2000 'app:create_app()'` on 127.0.0.1:port."""
+SERVER_CORE = 0  # --pin: the server's core; the client takes the others
 
-    def __init__(self, env: dict[str, str], workers: int, port: int, logfile: Path, extra_args=()) -> None:
+
+def pin(pids: list[int], cpus: set[int]) -> None:
+    """Every thread of the processes `pids` onto the cores `cpus` (as `taskset -a -p`)."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(int(task.name), cpus)
+
+
+def pin_client() -> None:
+    """This process (the phones, the host) off the server's core: phones are other devices, and on a
+    shared core the scheduler runs a woken client in the middle of the server's writes."""
+    others = set(range(os.cpu_count() or 1)) - {SERVER_CORE}
+    if others:
+        os.sched_setaffinity(0, others)
+
+
+class Server:
+    """`gunicorn -k gevent -w W --worker-connections 2000 'app:create_app()'` on 127.0.0.1:port;
+    with `cpus`, its processes run on those cores only."""
+
+    def __init__(self, env: dict[str, str], workers: int, port: int, logfile: Path, extra_args=(),
+                 cpus: set[int] | None = None) -> None:
         self.env, self.workers, self.port, self.logfile = env, workers, port, logfile
         self.extra_args = list(extra_args)  # e.g. an access log for clock_sync.py
+        self.cpus = cpus
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -190,6 +213,8 @@ class Server:
         deadline = time.monotonic() + timeout
         while len(self.pids()) < 1 + self.workers and time.monotonic() < deadline:
             time.sleep(0.1)
+        if self.cpus:
+            pin(self.pids(), self.cpus)
         return time.monotonic() - started
 
     def pids(self) -> list[int]:
@@ -780,7 +805,7 @@ def run(opts) -> dict:
     results: dict = {"clients": opts.clients, "actions": opts.actions, "workers": workers,
                      "database": "postgresql" if opts.pg else "sqlite", "redis": bool(opts.redis),
                      "nproc": os.cpu_count(), "python": sys.version.split()[0],
-                     "loadavg_before": os.getloadavg()[0]}
+                     "loadavg_before": os.getloadavg()[0], "pinned": bool(opts.pin)}
     server = None
     try:
         with contextlib.ExitStack() as stack:
@@ -791,7 +816,10 @@ def run(opts) -> dict:
             log(f"database: {url.split('@')[-1]}" + (f"; notices: {redis_url}" if redis_url else ""))
             migrate(url)
             event_id = seed(url)
-            server = Server(server_env(url, redis_url), workers, opts.port or free_port(), workdir / "gunicorn.log")
+            if opts.pin:
+                pin_client()
+            server = Server(server_env(url, redis_url), workers, opts.port or free_port(), workdir / "gunicorn.log",
+                            cpus={SERVER_CORE} if opts.pin else None)
             results["boot_s"] = round(server.start(), 2)
             log(f"gunicorn: {workers} gevent worker(s) on {server.base} (booted in {results['boot_s']} s)")
             host = Host(server.base, event_id)
@@ -914,6 +942,8 @@ def parse_args(argv=None):
     parser.add_argument("--timeout", type=float, default=30, help="seconds to wait for any one phase step")
     parser.add_argument("--no-heartbeat-round", dest="heartbeat_round", action="store_false",
                         help="skip probing the server when the streams' heartbeats fall due (~23 s)")
+    parser.add_argument("--pin", action="store_true",
+                        help=f"the server on core {SERVER_CORE}, this client on the others (phones are other devices)")
     parser.add_argument("--fresh-connections", action="store_true",
                         help="each host tap on a new connection (default: one kept alive, as a browser keeps it)")
     parser.add_argument("--no-restart", dest="restart", action="store_false", help="skip the kill -9 phase")

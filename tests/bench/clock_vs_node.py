@@ -169,7 +169,7 @@ class NodeFanout(Fanout):
 class NodeServer:
     """`node server.js` on a free loopback port, in its own process group."""
 
-    def __init__(self, node_dir: Path, port: int) -> None:
+    def __init__(self, node_dir: Path, port: int, cpus: set[int] | None = None) -> None:
         self.node_dir, self.port = node_dir, port
         self.proc = subprocess.Popen(["node", "server.js"], cwd=node_dir, env={**os.environ, "PORT": str(port)},
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
@@ -177,6 +177,8 @@ class NodeServer:
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/display", timeout=2).read()
+                if cpus:
+                    clock_load.pin([self.proc.pid], cpus)
                 return
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
@@ -263,8 +265,8 @@ async def node_phases(server: NodeServer, n: int, k: int, gap: float, idle: floa
     return out
 
 
-def node_run(node_dir: Path, n: int, k: int, gap: float, idle: float, timeout: float) -> dict:
-    server = NodeServer(node_dir, free_port())
+def node_run(node_dir: Path, n: int, k: int, gap: float, idle: float, timeout: float, pinned: bool = False) -> dict:
+    server = NodeServer(node_dir, free_port(), {clock_load.SERVER_CORE} if pinned else None)
     gc.collect()
     gc.freeze()
     gc.disable()
@@ -274,13 +276,13 @@ def node_run(node_dir: Path, n: int, k: int, gap: float, idle: float, timeout: f
         gc.enable()
         gc.unfreeze()
         server.stop()
-    return {"clients": n, "actions": k, **out}
+    return {"clients": n, "actions": k, "pinned": pinned, **out}
 
 
-def shuffleup_run(n: int, k: int, gap: float, timeout: float) -> dict:
+def shuffleup_run(n: int, k: int, gap: float, timeout: float, pinned: bool = False) -> dict:
     opts = clock_load.parse_args(["--clients", str(n), "--actions", str(k), "--gap", str(gap), "--idle", "5",
                                   "--timeout", str(timeout), "--kinds", ",".join(COMMON_KINDS), "--no-restart",
-                                  "--no-heartbeat-round", "--no-first-load"])
+                                  "--no-heartbeat-round", "--no-first-load", *(["--pin"] if pinned else [])])
     return clock_load.run(opts)
 
 
@@ -309,7 +311,7 @@ def compare(size: int, ours: list[dict], theirs: list[dict]) -> dict:
         b = statistics.median(figure(r, path) for r in theirs)
         rows[label] = {"shuffleup": a, "node": b, "ratio": a / b if b else float("inf"),
                        "shuffleup_runs": [figure(r, path) for r in ours], "node_runs": [figure(r, path) for r in theirs]}
-    return {"clients": size, "runs": len(ours), "rows": rows,
+    return {"clients": size, "runs": len(ours), "rows": rows, "pinned": bool(ours and ours[0].get("pinned")),
             "loadavg": [r.get("loadavg_before") for r in ours]}
 
 
@@ -331,6 +333,8 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="interleaved runs per size (default 3)")
     parser.add_argument("--gap", type=float, default=0.5, help="seconds between taps")
     parser.add_argument("--timeout", type=float, default=30)
+    parser.add_argument("--pin", action="store_true", help=f"each server on core {clock_load.SERVER_CORE}, this "
+                                                           "client on the others (phones are other devices)")
     parser.add_argument("--json", metavar="FILE")
     opts = parser.parse_args(argv)
     if not (opts.node_dir / "server.js").exists() or not (opts.node_dir / "node_modules").exists():
@@ -338,14 +342,16 @@ def main(argv=None) -> int:
     sizes = [int(x) for x in opts.clients.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(sizes) * 2 + 1000), hard))
+    if opts.pin:
+        clock_load.pin_client()
     tables = []
     for size in sizes:
         ours, theirs = [], []
         for number in range(opts.runs):
             log(f"=== {size} phones, run {number + 1} of {opts.runs}: ShuffleUp")
-            ours.append(shuffleup_run(size, opts.actions, opts.gap, opts.timeout))
+            ours.append(shuffleup_run(size, opts.actions, opts.gap, opts.timeout, opts.pin))
             log(f"=== {size} phones, run {number + 1} of {opts.runs}: Node clock")
-            theirs.append(node_run(opts.node_dir, size, opts.actions, opts.gap, 5, opts.timeout))
+            theirs.append(node_run(opts.node_dir, size, opts.actions, opts.gap, 5, opts.timeout, opts.pin))
         tables.append(compare(size, ours, theirs))
         print(report(tables[-1]), flush=True)
         print(f"load average {os.getloadavg()[0]:.2f}", flush=True)

@@ -1,4 +1,5 @@
 """The live clock over HTTP: JSON, pages, the stream, and host controls (R-CLOCK-1..4)."""
+import html as html_module
 import json
 import re
 
@@ -106,7 +107,12 @@ def test_the_host_sees_controls_and_the_fragment_carries_the_clock_out_of_band(c
         assert label in html
     response = tap(client, night, "start")
     fragment = response.get_data(as_text=True)
-    assert "<html" not in fragment and ">Pause<" in fragment and 'hx-swap-oob="innerHTML"' in fragment
+    assert "<html" not in fragment and ">Pause<" in fragment
+    # the clock's new state out of band, as the phones' stream sent it: not the fragment again
+    state = re.search(r'<div id="clock-state" hidden data-state="([^"]*)" hx-swap-oob="true"></div>', fragment)
+    sent = json.loads(html_module.unescape(state.group(1)))
+    assert sent["version"] == 1 and sent["state"]["started"] and 'data-clock=' not in fragment
+    assert 'id="clock-state" hidden data-state="{' in html.replace("&#34;", '"')  # the page's, for htmx to swap
     assert "HX-Request" in response.headers["Vary"]
 
 
