@@ -10,6 +10,11 @@ is bytes on one bar of signal (tests/e2e/test_pwa.py counts them).
   otherwise make the browser ask again for files it holds), and a `no-store` JSON answer (the
   clock's /api/time samples) is never cached. A page keeps its Vary (blueprints/__init__.py,
   page_or_fragment: a fragment must never stand in for its page).
+
+And one header that must change: a response that sets a cookie is never `public`. Flask-Login sets
+the remember-me cookie on whatever request follows a login, a static file's too, which is
+otherwise kept a year by anyone (wiring/precompressed.py): a shared cache must not hand one
+player's login to the next.
 """
 from __future__ import annotations
 
@@ -33,13 +38,20 @@ def _unvaried(response: Response) -> None:
             response.headers.pop("Vary", None)
 
 
+def _private_with_a_cookie(response: Response) -> None:
+    if "Set-Cookie" in response.headers and response.cache_control.public:
+        response.headers["Cache-Control"] = "private, no-cache"
+
+
 class SessionWithoutIdleVary(SecureCookieSessionInterface):
-    """Flask's signed-cookie session, its `Vary: Cookie` left off where no cache keys on it (it is
-    added when the session is saved, after every after-request hook)."""
+    """Flask's signed-cookie session, its `Vary: Cookie` left off where no cache keys on it, and a
+    response that sets a cookie kept private (both after every after-request hook: the session's
+    cookie is set here, Flask-Login's remember-me cookie in a hook)."""
 
     def save_session(self, app, session, response):
         super().save_session(app, session, response)
         _unvaried(response)
+        _private_with_a_cookie(response)
 
 
 def init_app(app: Flask) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import brotli
 import pytest
 from backports import zstd
-from flask import url_for
+from flask import request, url_for
 
 from wiring.precompressed import FIRST_PAINT_END, IMMUTABLE, first_paint_css, minify_css, minify_js, static_version
 
@@ -152,3 +152,21 @@ def test_no_second_date_and_no_vary_on_what_is_never_stored(client):
     assert "Date" not in static.headers
     time = client.get("/api/time")
     assert time.headers["Cache-Control"] == "no-store" and "Vary" not in time.headers
+
+
+def test_a_static_file_that_sets_a_cookie_is_never_kept_by_a_shared_cache(app, client):
+    """A login's remember-me cookie can ride on whatever response follows (Flask-Login sets it in an
+    after-request hook): on a static file kept a year by anyone, a proxy would hand it to the next
+    phone. Such a response is private and asked again; the same file without a cookie is not."""
+    url = _url(app, "js/clock.js")
+
+    @app.after_request
+    def remember(response):
+        if response.status_code == 200 and request.args.get("login"):
+            response.set_cookie("remember_token", "a player's login")
+        return response
+
+    with_cookie = client.get(url + "&login=1")
+    assert "remember_token" in with_cookie.headers["Set-Cookie"]
+    assert with_cookie.headers["Cache-Control"] == "private, no-cache"
+    assert client.get(url).headers["Cache-Control"] == IMMUTABLE
