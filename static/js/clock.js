@@ -117,12 +117,6 @@ function paint(element, clock, view, shot) {
     setField("shot-note", shot.phase === "expired" ? "Time!" : "seconds");
     if (shotBox) shotBox.dataset.phase = shot.phase;
   }
-  // The prize ladder as the server rendered it (a stream message's `ladder`; the page's own until one comes).
-  const ladder = clock.ladder != null && element.querySelector('[data-field="ladder"]');
-  if (ladder && ladder.dataset.shown !== String(clock.version)) {
-    if (ladder.innerHTML !== clock.ladder) ladder.innerHTML = clock.ladder;
-    ladder.dataset.shown = clock.version;
-  }
   const classes = element.classList;
   classes.toggle("is-break", view.is_break);
   classes.toggle("is-paused", view.started && !view.running);
@@ -379,6 +373,9 @@ function takeState(live, json) {
     if (shown?.structure_digest !== fresh.structure_digest) setTimeout(() => fetchClock(live), Math.random() * 2000);
   }
   element._clock = takeClock(fresh);
+  // The prize ladder as the server rendered it: it changes only with a new state, never with a tick.
+  const ladder = element.querySelector('[data-field="ladder"]');
+  if (ladder && fresh.ladder != null && ladder.innerHTML !== fresh.ladder) ladder.innerHTML = fresh.ladder;
   syncControls();
   tick();
 }
