@@ -39,13 +39,30 @@ def clock_message(event: Event, clock: dict | None = None, *, structure: bool = 
     return clock["version"], sse_message(clock["version"], stream_json(event, clock, structure=structure))
 
 
+# The prize ladder by what it shows: a clock tap changes none of it, so the night's taps render it once.
+_LADDERS: dict[tuple, str] = {}
+_LADDERS_KEPT = 1024
+
+
+def ladder(event: Event, prizes, shares_in: int) -> str:
+    """R-PAY-1/3: the prize ladder as the page shows it (shared/_prizes.html), rendered once for the
+    same prizes, pool and shares."""
+    key = (tuple(prizes), shares_in, event.buy_in, event.guarantee, event.pool_share)
+    html = _LADDERS.get(key)
+    if html is None:
+        html = render_template("shared/_prizes.html", event=event, prizes=prizes, shares_in=shares_in).strip()
+        if len(_LADDERS) >= _LADDERS_KEPT:
+            _LADDERS.clear()
+        _LADDERS[key] = html
+    return html
+
+
 def stream_json(event: Event, clock: dict, *, structure: bool = False) -> str:
     """R-CLOCK-3, R-PAY-1: one line of JSON for the stream: the `STREAMED` keys of the payload `clock`,
     the prize ladder as the page shows it (`ladder`, rendered once here, not by every phone) and,
     with `structure`, the blind structure itself."""
     lean = {key: clock[key] for key in STREAMED}
-    lean["ladder"] = render_template("shared/_prizes.html", event=event, prizes=clock["prizes"],
-                                     shares_in=clock["pool_shares"]).strip()
+    lean["ladder"] = ladder(event, clock["prizes"], clock["pool_shares"])
     if structure:
         lean["structure"] = clock["structure"]
     return json.dumps(lean, separators=(",", ":"))

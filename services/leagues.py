@@ -163,9 +163,32 @@ def set_host_venues(host: User, venue_ids: set[int]) -> None:
 def runs_event(user: User, event: Event) -> bool:
     """Whether a login may run this night: an organiser of its league runs every night; a host given
     venues runs the nights at those venues; a host given none runs the nights assigned to them."""
+    if user.league_id != event.league_id or user.is_organiser:
+        return user.league_id == event.league_id
+    venues = host_venue_ids(user.id)
+    return _may_run(user, event, bool(venues), event.venue_id in venues)
+
+
+def _may_run(user: User, event: Event, given_venues: bool, at_a_given_venue: bool) -> bool:
     if user.league_id != event.league_id:
         return False
-    if user.is_organiser:
-        return True
-    venues = host_venue_ids(user.id)
-    return event.venue_id in venues if venues else event.host_id == user.id
+    return user.is_organiser or (at_a_given_venue if given_venues else event.host_id == user.id)
+
+
+# The night and the login by its current session token in one read, with what runs_event asks of
+# the host's venues: a tap on the host's line checks all of it at every tap (built once).
+_NIGHT_AND_LOGIN = db.select(
+    Event, User, db.exists().where(HostVenue.user_id == User.id),
+    db.exists().where(HostVenue.user_id == User.id, HostVenue.venue_id == Event.venue_id),
+).join(User, User.session_token == db.bindparam("token")).where(Event.id == db.bindparam("event_id"))
+
+
+def night_run_by(event_id: int, token: str) -> tuple[Event | None, bool]:
+    """(the night, whether the login whose current session token is `token` runs it, as runs_event
+    decides) in one read: a login logged out since (its token rotated) runs nothing; the night is
+    None when there is no such night."""
+    row = db.session.execute(_NIGHT_AND_LOGIN, {"event_id": event_id, "token": token}).first()
+    if row is None:
+        return db.session.get(Event, event_id), False
+    event, user, given_venues, at_a_given_venue = row
+    return event, _may_run(user, event, given_venues, at_a_given_venue)

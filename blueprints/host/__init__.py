@@ -3,6 +3,7 @@ every URL and `url_for("host.…")` is the same whichever module holds the view:
 
 - nights: the start page and a new night
 - clock:  the clock's controls and the blind structure editor (R-CLOCK-1..4)
+- line:   the clock's taps over one WebSocket the host's screen keeps open (R-CLOCK-3/4)
 - roster: check-in, seats, bonus chips, bust-outs, the deal and settling, each one journalled
           host action with Undo
 - floor:  warnings and penalties for one player (R-PEN), and the roster's re-entry and rebuy (R-ENTRY)
@@ -12,7 +13,7 @@ every URL and `url_for("host.…")` is the same whichever module holds the view:
 base.py holds the blueprint, its login check and `my_event`; importing the view modules here is
 what adds their routes to it."""
 
-from blueprints.host import ballot, clock, correct, floor, nights, roster
+from blueprints.host import ballot, clock, correct, floor, line, nights, roster
 from blueprints.host.base import bp
 
-__all__ = ["ballot", "bp", "clock", "correct", "floor", "nights", "roster"]
+__all__ = ["ballot", "bp", "clock", "correct", "floor", "line", "nights", "roster"]

@@ -414,17 +414,71 @@ on("htmx:beforeSwap", event => {
     detail.isError = false;
   }
 });
-const unsent = event => {
-  const form = event.target.closest?.("#controls");
+// Why a tap did nothing, atop the controls, where the thumb is.
+function refuseTap(form, text = "No answer from the server, so nothing changed. Tap again.") {
   if (!form) return;
   const error = form.querySelector(".error")
     || form.insertBefore(document.createElement("p"), form.querySelector(".control-main"));
   error.className = "error";
   error.setAttribute("role", "alert");
-  error.textContent = "No answer from the server, so nothing changed. Tap again.";
-};
+  error.textContent = text;
+}
+const unsent = event => refuseTap(event.target.closest?.("#controls"));
 on("htmx:sendError", unsent);
 on("htmx:timeout", unsent);
+
+// R-CLOCK-3: the host's line (blueprints/host/line.py), one WebSocket the night screen keeps open:
+// each tap goes over it as the form htmx would post, and its answer is the controls the POST
+// answers, so the phones have the tap without a request's HTTP work. While the line is not open (no
+// WebSocket, a proxy that refuses it, the line down and trying again) htmx posts the tap as before.
+const LINE_TIMEOUT_MS = 8000;   // as the form's hx-request timeout
+let line = null, lineTap = null, lineRetries = 0, lineClosed = "";
+function openLine() {
+  const form = find("#controls[data-line-url]");
+  if (!form || !window.WebSocket || line || lineClosed || !navigator.onLine) return;
+  const url = new URL(form.dataset.lineUrl, location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  const socket = line = new WebSocket(url);
+  socket.onopen = () => { lineRetries = 0; };
+  socket.onmessage = message => answerTap(message.data);
+  socket.onclose = event => {
+    if (line !== socket) return;
+    line = null;
+    if (event.code === 4403 || event.code === 4404) lineClosed = event.reason;   // logged out, night gone
+    if (lineTap) endTap(lineClosed || undefined);
+    if (lineClosed) return;
+    lineRetries = min(lineRetries * 2 || 1, 32);
+    setTimeout(openLine, lineRetries * 1000);
+  };
+}
+function endTap(refusal) {
+  const tap = lineTap;
+  lineTap = null;
+  clearTimeout(tap.timer);
+  tap.button?.classList.remove("htmx-request");
+  if (refusal !== null) refuseTap(find("#controls"), refusal);
+}
+function answerTap(data) {
+  if (!lineTap) return;
+  let answer;
+  try { answer = JSON.parse(data); } catch { answer = {}; }
+  if (!answer.controls) return endTap(answer.error);
+  endTap(null);
+  htmx.swap(find("#controls"), answer.controls, { swapStyle: "outerHTML" });
+}
+on("htmx:configRequest", event => {
+  const detail = event.detail;
+  if (detail.elt.id !== "controls" || line?.readyState !== WebSocket.OPEN) return;
+  event.preventDefault();
+  if (lineTap) return;   // one tap at a time, as the form's hx-sync="this:drop"
+  const button = detail.triggeringEvent?.submitter;
+  button?.classList.add("htmx-request");
+  lineTap = { button, timer: setTimeout(() => { line?.close(); if (lineTap) endTap(); }, LINE_TIMEOUT_MS) };
+  line.send(new URLSearchParams(detail.formData).toString());
+});
+on("online", openLine, window);
+on("visibilitychange", () => { if (!document.hidden) openLine(); });
+openLine();
 
 // A hidden page loses its Wake Lock: ask again, and re-measure, on return.
 const keepAwake = () => {

@@ -15,8 +15,10 @@ Phases, each reported:
   2. idle: the server's CPU % (utime+stime of the gunicorn master and workers, /proc) over
      --idle seconds with all N connected, and its RSS (VmRSS);
   3. latency: --warmup taps (reported apart), then K host actions (default 200: every kind of
-     clock tap in turn, ACTION_CYCLE, each with the right version) through the real form POST;
-     for every action, the time from sending the POST to each phone's receipt of the message with that version (`id: <version>`):
+     clock tap in turn, ACTION_CYCLE, each with the right version) through the real form, sent
+     over the host's line (one WebSocket, as the night screen sends its taps; --host-line
+     keep-alive or fresh: as POSTs); for every action, the time from sending the tap to each
+     phone's receipt of the message with that version (`id: <version>`):
      median/p95/p99/max over N×K deliveries, and the time until all N had it;
   3b. heartbeat round: for 21 s after the last tap, so that one of the worker's 20 s heartbeats
      (every stream woken at once) falls inside, GET /api/time every 20 ms: the slowest answer is
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import gc
 import http.cookiejar
@@ -506,6 +509,43 @@ async def post_action(port: int, head: bytes, body: bytes, sent_box: list) -> tu
     return int(reply.split(b" ", 2)[1]), replied
 
 
+# --- WebSocket frames (RFC 6455), for the host's line and the Node clock's phones -------------------
+
+def ws_frame(text: str | bytes, opcode: int = 0x1) -> bytes:
+    """One masked frame (a text frame unless `opcode` says otherwise: 0xA a pong), as a client must
+    send it (RFC 6455)."""
+    payload = text.encode() if isinstance(text, str) else text
+    mask = os.urandom(4)
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x80 | opcode, 0x80 | n])
+    elif n < 65536:
+        head = bytes([0x80 | opcode, 0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x80 | opcode, 0x80 | 127]) + n.to_bytes(8, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def ws_frames(buffer: bytearray) -> list[tuple[int, bytes]]:
+    """Take every complete server frame (unmasked) off the front of `buffer` → [(opcode, payload)]."""
+    frames = []
+    while len(buffer) >= 2:
+        opcode, length, start = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+        if length == 126:
+            if len(buffer) < 4:
+                break
+            length, start = int.from_bytes(buffer[2:4], "big"), 4
+        elif length == 127:
+            if len(buffer) < 10:
+                break
+            length, start = int.from_bytes(buffer[2:10], "big"), 10
+        if len(buffer) < start + length:
+            break
+        frames.append((opcode, bytes(buffer[start:start + length])))
+        del buffer[:start + length]
+    return frames
+
+
 class HostLine:
     """The host's browser's one connection, kept open between taps as a browser keeps it (HTTP/1.1
     keep-alive, within gunicorn's `keepalive` seconds), and opened again once the server closed it.
@@ -538,6 +578,58 @@ class HostLine:
         self.reader = self.writer = None
 
 
+class HostSocket:
+    """The host's line (blueprints/host/line.py): the night screen's one WebSocket, opened with the
+    login's cookie and the page's Origin as the browser opens it; each tap is the controls' form as
+    a text frame, each answer `{"status", "controls"}`. Like the Node clock's admin socket."""
+
+    def __init__(self, port: int, event_id: int, cookie: str) -> None:
+        self.port, self.event_id, self.cookie = port, event_id, cookie
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.buffer = bytearray()
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.writer.write((f"GET /host/events/{self.event_id}/clock/line HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                           f"Origin: http://127.0.0.1:{self.port}\r\nUser-Agent: {HOST_AGENT}\r\n"
+                           f"Cookie: {self.cookie}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), 10)
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            raise RuntimeError(f"the host's line was refused: {head[:200]!r}")
+
+    async def tap(self, body: bytes, sent_box: list) -> tuple[int, float]:
+        """(status, answer time) of one tap; its send time goes in `sent_box`."""
+        if self.writer is None:
+            await self.open()
+        frame = ws_frame(body.decode())
+        sent_box.append(time.perf_counter())
+        self.writer.write(frame)
+        while True:
+            for opcode, payload in ws_frames(self.buffer):
+                if opcode == 0x8:
+                    raise RuntimeError(f"the host's line closed: {payload[2:]!r}")
+                if opcode == 0x9:  # the server's ping every 25 s: answered, as a browser does
+                    self.writer.write(ws_frame(payload, 0xA))
+                if opcode == 0x1:
+                    return json.loads(payload)["status"], time.perf_counter()
+            data = await asyncio.wait_for(self.reader.read(65536), 10)
+            if not data:
+                raise RuntimeError("the host's line closed")
+            self.buffer += data
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+# How the host's taps travel (--host-line), as the log says it.
+HOST_LINES = {"socket": "over the host's line (one WebSocket)", "keep-alive": "as POSTs on the host's one kept-alive "
+              "connection", "fresh": "each POST on a fresh connection"}
+
 # Every kind of tap the host's clock screen has (R-CLOCK-3/4), in an order that keeps the clock
 # running and near its start: each cycle ends where it began.
 ACTION_CYCLE = ("pause", "resume", "next", "previous", "plus", "minus", "shot", "shot_off", "jump:3", "jump:1")
@@ -545,10 +637,12 @@ ACTION_CYCLE = ("pause", "resume", "next", "previous", "plus", "minus", "shot", 
 
 async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int, k: int, gap: float,
                        timeout: float, warmup: int = 0, cycle: tuple[str, ...] = ACTION_CYCLE,
-                       keep_alive: bool = True) -> dict:
+                       line: str = "socket") -> dict:
     """K taps of every kind in turn (`cycle`), each with the right version; per action the send
-    time, each phone's receipt. `keep_alive`: every tap on the host's one connection, as a
-    browser sends them; else each on a fresh connection (connected before the time is taken).
+    time, each phone's receipt. `line` (HOST_LINES): "socket", every tap over the host's line, as
+    the night screen sends them; "keep-alive", every tap a POST on the host's one connection, as
+    the screen sends them without the line; "fresh", each POST on a fresh connection (connected
+    before the time is taken).
 
     The first `warmup` taps are reported apart (each process compiles the host's fragment template
     and warms its caches on its first tap of the night) and left out of the figures."""
@@ -559,16 +653,18 @@ async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int
     replies: list[float] = []
     per_action = []
     warmups = []
-    line = HostLine(server.port)
+    socket_line = HostSocket(server.port, event_id, host.cookie()) if line == "socket" else None
+    kept = HostLine(server.port)
     for i in range(warmup + k):
         if i == warmup:
             cpu_before, machine_before = server.cpu_seconds(), machine_ticks()
         action = cycle[i % len(cycle)]
-        head, body = host.form(action, version, keep_alive)
+        head, body = host.form(action, version, line == "keep-alive")
         everyone = fanout.expect(version + 1)
         sent_box: list[float] = []
         busy = fanout.busy
-        status, replied = await (line.post(head, body, sent_box) if keep_alive
+        status, replied = await (socket_line.tap(body, sent_box) if socket_line
+                                 else kept.post(head, body, sent_box) if line == "keep-alive"
                                  else post_action(server.port, head, body, sent_box))
         if status != 200:
             raise RuntimeError(f"{action} at version {version} answered {status}")
@@ -597,7 +693,9 @@ async def host_actions(fanout: Fanout, server: Server, host: Host, event_id: int
                            "post_reply_ms": round(replies[-1], 2), "client_busy_ms": round(busy, 2),
                            "heartbeats_near": beats})
         await asyncio.sleep(gap)
-    line.close()
+    kept.close()
+    if socket_line:
+        socket_line.close()
     cpu = server.cpu_seconds() - cpu_before
     machine = machine_busy_pct(machine_before, machine_ticks())
     kinds: dict[str, list[float]] = {}
@@ -663,11 +761,10 @@ async def _live_phases(server: Server, host: Host, event_id: int, opts) -> dict:
     out["rss_kb"] = server.rss_kb()
     log(f"    RSS {sum(out['rss_kb'].values()) / 1024:.1f} MiB (master + workers)")
     if opts.actions > 0:
-        how = "each on a fresh connection" if opts.fresh_connections else "on the host's one kept-alive connection"
-        log(f"[3] {opts.warmup} warm-up + {opts.actions} host actions, {opts.gap:.2f} s apart, {how}")
+        log(f"[3] {opts.warmup} warm-up + {opts.actions} host actions, {opts.gap:.2f} s apart, {HOST_LINES[opts.host_line]}")
         out["latency"] = await host_actions(fanout, server, host, event_id, opts.actions, opts.gap, opts.timeout,
-                                            opts.warmup, opts.cycle, keep_alive=not opts.fresh_connections)
-        out["latency"]["keep_alive"] = not opts.fresh_connections
+                                            opts.warmup, opts.cycle, opts.host_line)
+        out["latency"]["host_line"] = opts.host_line
         d = out["latency"]["deliveries_ms"]
         log(f"    receive − send: median {d['median']:.1f} ms, p99 {d['p99']:.1f} ms, max {d['max']:.1f} ms")
         if opts.heartbeat_round:
@@ -944,8 +1041,10 @@ def parse_args(argv=None):
                         help="skip probing the server when the streams' heartbeats fall due (~23 s)")
     parser.add_argument("--pin", action="store_true",
                         help=f"the server on core {SERVER_CORE}, this client on the others (phones are other devices)")
-    parser.add_argument("--fresh-connections", action="store_true",
-                        help="each host tap on a new connection (default: one kept alive, as a browser keeps it)")
+    parser.add_argument("--host-line", choices=HOST_LINES, default="socket",
+                        help="how the host's taps travel: over the host's line, the night screen's WebSocket "
+                             "(socket, the default); as POSTs on one kept-alive connection, as the screen sends them "
+                             "when the line is down (keep-alive); each POST on a new connection (fresh)")
     parser.add_argument("--no-restart", dest="restart", action="store_false", help="skip the kill -9 phase")
     parser.add_argument("--no-first-load", dest="first_load", action="store_false", help="skip the bytes phase")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")

@@ -11,7 +11,8 @@ DIR is a checkout of https://github.com/Dadulit/Poker-clock with its packages in
 For each size and run: ShuffleUp (`clock_load.run`: gunicorn gevent, 1 worker, SQLite, SSE) and
 then the Node clock (`node server.js`, socket.io over WebSocket), each with N phones held by this
 one asyncio process and K host taps of the kinds both clocks have (pause, resume, next level,
-previous level). A Node phone has a tap when a `state:update` showing its effect arrives (paused,
+previous level), sent as each clock's host screen sends them: ShuffleUp's over the host's line
+(one WebSocket, blueprints/host/line.py), the Node clock's over its admin socket.io socket. A Node phone has a tap when a `state:update` showing its effect arrives (paused,
 running, the new level): the Node clock also sends every phone its whole state once a second
 while running, so its server CPU per tap is given raw and less that background (the idle rate
 measured with the clock running), and the ratio uses the latter. Figures: per-phone delivery
@@ -43,7 +44,7 @@ if str(HERE.parents[1]) not in sys.path:
     sys.path.insert(0, str(HERE.parents[1]))
 
 from tests.bench import clock_load  # noqa: E402
-from tests.bench.clock_load import Fanout, free_port, log, machine_busy_pct, machine_ticks, summary  # noqa: E402
+from tests.bench.clock_load import Fanout, free_port, log, machine_busy_pct, machine_ticks, summary, ws_frame, ws_frames  # noqa: E402
 
 COMMON_KINDS = ("pause", "resume", "next", "previous")
 NODE_EVENTS = {"pause": "admin-pause", "resume": "admin-resume", "next": "admin:nextLevel",
@@ -52,41 +53,7 @@ STATUS = re.compile(rb'"status":"(\w+)"')
 LEVEL = re.compile(rb'"currentLevelIndex":(\d+)')
 
 
-# --- a socket.io client over raw WebSocket frames (Engine.IO 4) -----------------------------------
-
-def ws_frame(text: str) -> bytes:
-    """One masked text frame, as a client must send it (RFC 6455)."""
-    payload = text.encode()
-    mask = os.urandom(4)
-    n = len(payload)
-    if n < 126:
-        head = bytes([0x81, 0x80 | n])
-    elif n < 65536:
-        head = bytes([0x81, 0x80 | 126]) + n.to_bytes(2, "big")
-    else:
-        head = bytes([0x81, 0x80 | 127]) + n.to_bytes(8, "big")
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-
-def ws_frames(buffer: bytearray) -> list[tuple[int, bytes]]:
-    """Take every complete server frame (unmasked) off the front of `buffer` → [(opcode, payload)]."""
-    frames = []
-    while len(buffer) >= 2:
-        opcode, length, start = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
-        if length == 126:
-            if len(buffer) < 4:
-                break
-            length, start = int.from_bytes(buffer[2:4], "big"), 4
-        elif length == 127:
-            if len(buffer) < 10:
-                break
-            length, start = int.from_bytes(buffer[2:10], "big"), 10
-        if len(buffer) < start + length:
-            break
-        frames.append((opcode, bytes(buffer[start:start + length])))
-        del buffer[:start + length]
-    return frames
-
+# --- a socket.io client over raw WebSocket frames (Engine.IO 4; clock_load's framing) --------------
 
 class NodePhone(asyncio.Protocol):
     """One socket.io connection: the WebSocket upgrade, Engine.IO's open/ping, and every
@@ -279,10 +246,11 @@ def node_run(node_dir: Path, n: int, k: int, gap: float, idle: float, timeout: f
     return {"clients": n, "actions": k, "pinned": pinned, **out}
 
 
-def shuffleup_run(n: int, k: int, gap: float, timeout: float, pinned: bool = False) -> dict:
+def shuffleup_run(n: int, k: int, gap: float, timeout: float, pinned: bool = False, host_line: str = "socket") -> dict:
     opts = clock_load.parse_args(["--clients", str(n), "--actions", str(k), "--gap", str(gap), "--idle", "5",
                                   "--timeout", str(timeout), "--kinds", ",".join(COMMON_KINDS), "--no-restart",
-                                  "--no-heartbeat-round", "--no-first-load", *(["--pin"] if pinned else [])])
+                                  "--no-heartbeat-round", "--no-first-load", "--host-line", host_line,
+                                  *(["--pin"] if pinned else [])])
     return clock_load.run(opts)
 
 
@@ -312,12 +280,14 @@ def compare(size: int, ours: list[dict], theirs: list[dict]) -> dict:
         rows[label] = {"shuffleup": a, "node": b, "ratio": a / b if b else float("inf"),
                        "shuffleup_runs": [figure(r, path) for r in ours], "node_runs": [figure(r, path) for r in theirs]}
     return {"clients": size, "runs": len(ours), "rows": rows, "pinned": bool(ours and ours[0].get("pinned")),
+            "host_line": ours[0]["latency"].get("host_line") if ours else None,
             "loadavg": [r.get("loadavg_before") for r in ours]}
 
 
 def report(table: dict) -> str:
     lines = [f"{table['clients']} phones, median of {table['runs']} interleaved runs "
-             f"(ShuffleUp: gunicorn gevent 1 worker, SQLite, SSE; Node: socket.io WebSocket):",
+             f"(ShuffleUp: gunicorn gevent 1 worker, SQLite, SSE, taps {table.get('host_line', 'socket')}; "
+             "Node: socket.io WebSocket):",
              "| figure | ShuffleUp | Node clock | ShuffleUp ÷ Node |", "|---|---|---|---|"]
     for label, row in table["rows"].items():
         lines.append(f"| {label} | {row['shuffleup']:.1f} | {row['node']:.1f} | {row['ratio']:.2f} |")
@@ -335,6 +305,8 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=30)
     parser.add_argument("--pin", action="store_true", help=f"each server on core {clock_load.SERVER_CORE}, this "
                                                            "client on the others (phones are other devices)")
+    parser.add_argument("--host-line", choices=tuple(clock_load.HOST_LINES), default="socket",
+                        help="how ShuffleUp's host taps travel (clock_load.py --host-line; default: its line)")
     parser.add_argument("--json", metavar="FILE")
     opts = parser.parse_args(argv)
     if not (opts.node_dir / "server.js").exists() or not (opts.node_dir / "node_modules").exists():
@@ -349,7 +321,7 @@ def main(argv=None) -> int:
         ours, theirs = [], []
         for number in range(opts.runs):
             log(f"=== {size} phones, run {number + 1} of {opts.runs}: ShuffleUp")
-            ours.append(shuffleup_run(size, opts.actions, opts.gap, opts.timeout, opts.pin))
+            ours.append(shuffleup_run(size, opts.actions, opts.gap, opts.timeout, opts.pin, opts.host_line))
             log(f"=== {size} phones, run {number + 1} of {opts.runs}: Node clock")
             theirs.append(node_run(opts.node_dir, size, opts.actions, opts.gap, 5, opts.timeout, opts.pin))
         tables.append(compare(size, ours, theirs))

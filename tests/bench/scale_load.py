@@ -10,7 +10,8 @@ PostgreSQL, change notices through Redis).
 Phones are spread evenly over the nights and hold `/events/<id>/stream` from this one asyncio
 process (clock_load's raw-socket SSE Phone). Each night's host taps pause or resume at random
 intervals (--every, default 2–4 s; seeded), through the real clock form, with the version its
-screen saw. For every tap: the POST's answer time, each of that night's phones' receipt, and
+screen saw, over the night's host's line (one WebSocket per night, as the night screen keeps it;
+--host-line fresh: each tap a POST on a fresh connection). For every tap: the answer time, each of that night's phones' receipt, and
 whether all had it within --timeout. Reported: delivery and host-action median/p95/p99/max, taps
 and deliveries per second, errors, phones left behind (a tap they never got), RSS of every server
 process (sampled; the maximum of the sum), server CPU, and what the shared services did
@@ -42,6 +43,7 @@ from tests.bench import clock_load  # noqa: E402
 from tests.bench.clock_load import (  # noqa: E402
     Fanout,
     Host,
+    HostSocket,
     Phone,
     Server,
     database,
@@ -176,16 +178,21 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
     async def night(event_id: int) -> None:
         nonlocal left_behind, taps
         fanout, running = fanouts[event_id], True
+        line = HostSocket(server.port, event_id, host.cookie()) if opts.host_line == "socket" else None
         await asyncio.sleep(rng.uniform(0, high))  # the nights do not tap in step
         while time.perf_counter() < deadline:
             version = versions[event_id]
             action = "pause" if running else "resume"
             everyone = fanout.expect(version + 1)
             sent_box: list[float] = []
+            head, body = host.form_for(event_id, action, version)
             try:
-                status, replied = await post_action(server.port, *host.form_for(event_id, action, version), sent_box)
-            except (TimeoutError, OSError) as problem:
+                status, replied = await (line.tap(body, sent_box) if line
+                                         else post_action(server.port, head, body, sent_box))
+            except (TimeoutError, OSError, RuntimeError) as problem:  # RuntimeError: the line closed
                 errors[type(problem).__name__] = errors.get(type(problem).__name__, 0) + 1
+                if line:
+                    line.close()
                 await asyncio.sleep(rng.uniform(low, high))
                 continue
             if status != 200:
@@ -204,6 +211,8 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
                 else:
                     left_behind += 1
             await asyncio.sleep(rng.uniform(low, high))
+        if line:
+            line.close()
 
     async def sample_rss() -> None:
         while time.perf_counter() < deadline:
@@ -218,7 +227,7 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
     seconds = time.perf_counter() - t0
     after = await asyncio.to_thread(services.read)
     out.update({
-        "seconds": seconds, "taps": taps, "taps_per_s": taps / seconds, "deliveries": len(deliveries),
+        "host_line": opts.host_line, "seconds": seconds, "taps": taps, "taps_per_s": taps / seconds, "deliveries": len(deliveries),
         "deliveries_per_s": len(deliveries) / seconds, "delivery_ms": summary(deliveries) if deliveries else None,
         "host_action_ms": summary(replies) if replies else None, "errors": errors, "left_behind": left_behind,
         "lost_streams": sum(1 for f in fanouts.values() for p in f.phones if p.closed.done()),
@@ -282,7 +291,8 @@ def report(r: dict) -> str:
     if d:
         lines.append(f"delivery: median {d['median']:.1f} ms, p95 {d['p95']:.1f}, p99 {d['p99']:.1f}, max {d['max']:.1f}")
     if h:
-        lines.append(f"host action (POST answered): median {h['median']:.1f} ms, p95 {h['p95']:.1f}, "
+        lines.append(f"host action ({'over the host' + chr(39) + 's line' if r.get('host_line') == 'socket' else 'POST'}, "
+                     f"answered): median {h['median']:.1f} ms, p95 {h['p95']:.1f}, "
                      f"p99 {h['p99']:.1f}, max {h['max']:.1f}")
     lines.append(f"RSS of all server processes: max {r['rss_mib_max']:.1f} MiB; server CPU {r['server_cpu_pct']:.0f} % "
                  f"of one core")
@@ -304,6 +314,9 @@ def parse_args(argv=None):
     parser.add_argument("--no-redis", action="store_true", help="no Redis (only right with one worker)")
     parser.add_argument("--timeout", type=float, default=30, help="seconds a tap may take to reach every phone")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--host-line", choices=("socket", "fresh"), default="socket",
+                        help="each night's taps over its host's line, one WebSocket per night (socket, the "
+                             "default), or each a POST on a fresh connection (fresh)")
     parser.add_argument("--json", metavar="FILE")
     opts = parser.parse_args(argv)
     opts.every = tuple(float(x) for x in opts.every.split(","))

@@ -13,6 +13,7 @@ def test_every_phone_hears_every_kind_of_the_hosts_tap():
     assert results["connect"]["first_message_ms"]["n"] == 20  # every stream opened with the clock
     assert results["connect"]["message_bytes"] > 0
     latency = results["latency"]
+    assert latency["host_line"] == "socket"  # the default: over the host's line, as the night screen taps
     assert latency["deliveries_ms"]["n"] == 20 * 10  # run() raises unless every phone got each new version
     assert [a["action"] for a in latency["per_action"]] == list(clock_load.ACTION_CYCLE)
     assert set(latency["all_received_by_kind_ms"]) == {"pause", "resume", "next", "previous", "plus", "minus",
@@ -24,3 +25,13 @@ def test_every_phone_hears_every_kind_of_the_hosts_tap():
     assert "latency over 200 deliveries" in clock_load.report(results)
     medians = clock_load.medians([results, results])
     assert medians["server CPU per action"]["runs"] == [latency["server_cpu_ms_per_action"]] * 2
+
+
+def test_the_hosts_taps_by_post_reach_every_phone_too():
+    """--host-line keep-alive and fresh: the taps as POSTs (the night screen without its line)."""
+    for line in ("keep-alive", "fresh"):
+        opts = clock_load.parse_args(["--clients", "5", "--actions", "4", "--warmup", "0", "--idle", "0", "--gap", "0",
+                                      "--timeout", "15", "--no-restart", "--no-heartbeat-round", "--no-first-load",
+                                      "--host-line", line])
+        latency = clock_load.run(opts)["latency"]
+        assert latency["host_line"] == line and latency["deliveries_ms"]["n"] == 5 * 4

@@ -19,3 +19,4 @@ def test_every_phone_of_every_night_hears_its_hosts_taps():
     assert results["left_behind"] == 0 and results["lost_streams"] == 0
     assert results["services"]["redis_publishes_per_s"] > 0  # the notices went through Redis
     assert "phones left behind: 0" in scale_load.report(results)
+    assert "over the host's line" in scale_load.report(results)  # one WebSocket per night, the default

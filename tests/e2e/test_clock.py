@@ -406,6 +406,81 @@ def test_r_clock_3_a_stale_tap_is_refused_and_says_so(night, phone, expected_err
     expect(first.locator("#controls .error")).to_have_count(0)
 
 
+CLOCK_POST = re.compile(r".*/host/events/\d+/clock$")
+LINE = re.compile(r".*/host/events/\d+/clock/line$")
+
+
+def clock_posts(page) -> list[str]:
+    """The clock taps this page sends as POSTs, from now on (the host's line sends none)."""
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url)
+            if request.method == "POST" and CLOCK_POST.match(request.url) else None)
+    return posts
+
+
+def line_frames(page) -> list[str]:
+    """The text frames this page sends over the host's line, from now on."""
+    frames: list[str] = []
+    page.on("websocket", lambda socket: socket.on("framesent", lambda frame: frames.append(frame)) if LINE.match(socket.url) else None)
+    return frames
+
+
+def test_r_clock_3_the_hosts_taps_go_over_the_line_and_reach_every_phone(night, phone):
+    player = open_player(phone, night)
+    host = phone()
+    posts, frames = clock_posts(host), line_frames(host)
+    host.goto(night.host)
+    host.get_by_label("Username").fill("harry")
+    host.get_by_label("Password").fill("pw-harry")
+    host.get_by_role("button", name="Log in").click()
+    expect(host.locator("[data-connection]")).to_have_text("Live")
+    host.wait_for_function("() => document.querySelector('#controls[data-line-url]')")
+    host.wait_for_function(SYNCED_JS)
+    host.wait_for_timeout(300)  # the line opens as the page starts
+    tap(host, "Start")
+    tap(host, "Next level")
+    expect(field(player, "level")).to_have_text("Level 2")
+    tap(host, "Pause")
+    expect(field(player, "state")).to_contain_text("Paused", ignore_case=True)
+    expect(host.locator("#controls [data-main]")).to_have_text("Resume")
+    assert posts == [], f"taps went as POSTs while the line was open: {posts}"
+    assert [dict(pair.split("=", 1) for pair in frame.split("&"))["action"] for frame in frames] == \
+        ["start", "next", "pause"]
+
+
+def test_r_clock_3_without_the_line_the_taps_post_as_before(night, phone):
+    """A proxy that refuses the WebSocket (or a line that keeps dropping): every tap still works, by POST."""
+    host = phone()
+    host.route_web_socket(LINE, lambda socket: socket.close())
+    posts = clock_posts(host)
+    host.goto(night.host)
+    host.get_by_label("Username").fill("harry")
+    host.get_by_label("Password").fill("pw-harry")
+    host.get_by_role("button", name="Log in").click()
+    expect(host.locator("[data-connection]")).to_have_text("Live")
+    host.wait_for_function(SYNCED_JS)
+    player = open_player(phone, night)
+    tap(host, "Start")
+    tap(host, "Next level")
+    expect(field(player, "level")).to_have_text("Level 2")
+    assert len(posts) == 2
+
+
+def test_r_clock_3_a_host_logged_out_elsewhere_is_told_at_the_next_tap(night, phone):
+    host = open_host(phone, night)
+    host.wait_for_timeout(300)  # the line opens as the page starts
+    tap(host, "Start")
+    # The same login ends on another phone: its session token rotates, so this screen's login is over.
+    other = open_host(phone, night)
+    other.get_by_role("button", name="Log out").click()
+    host.locator("#controls").get_by_role("button", name="Pause", exact=True).click()
+    expect(host.locator("#controls .error")).to_have_text("You are no longer logged in to run this night: log in again.")
+    expect(host.locator("#controls [data-main]")).to_have_text("Pause")  # nothing changed
+    with night.app.app_context():
+        assert db.session.get(Event, night.id).clock_running_since_ms is not None
+        db.session.remove()
+
+
 def test_host_controls_fit_one_hand_and_a_320_pixel_phone(night, phone, screenshot):
     host = open_host(phone, night)
     main = host.locator("#controls [data-main]").bounding_box()
