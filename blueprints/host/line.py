@@ -18,9 +18,11 @@ with the controls fragment a POST answers, refusals included. clock.js opens the
 taps over it while it is open, and over HTTP otherwise (no WebSocket, a proxy that refuses the
 upgrade, the line down): the host never waits on it.
 """
+import contextlib
 import hmac
 import json
 import time
+from socket import SHUT_RD
 from urllib.parse import parse_qsl, urlsplit
 
 import simple_websocket
@@ -45,6 +47,8 @@ PING_S = 25
 # Taps per second a line takes before refusing (a host's thumb taps a few a second at most; a stuck
 # script does not get to spin the clock).
 TAPS_PER_SECOND = 10
+# How long a closed line's reader thread may take to send its last frame under werkzeug's server.
+CLOSING_S = 2
 FORGED = "This page is out of date: reload it, then tap again."
 LOGGED_OUT = "You are no longer logged in to run this night: log in again."
 GONE = "This night is no longer there."
@@ -62,16 +66,24 @@ class _LineClosed(SecureCookieResponse):
     server must write nothing more to it (a browser takes an HTTP status line after the close frame
     for a broken frame, and loses the close's code and reason). Each server is told so its own way:
     gunicorn's worker ends the connection on StopIteration; werkzeug's (make dev, the browser
-    tests) on a dropped connection. (The app's own response class: Flask turns any other into it,
-    and this `__call__` with it.)"""
+    tests) on a dropped connection, once reading from it has ended. (The app's own response class:
+    Flask turns any other into it, and this `__call__` with it.)"""
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, socket: simple_websocket.Server) -> None:
         super().__init__()
-        self.mode = mode
+        self.socket = socket
 
     def __call__(self, environ, start_response):
-        if self.mode == "gunicorn":
+        if self.socket.mode == "gunicorn":
             raise StopIteration()
+        if self.socket.mode == "werkzeug":
+            # werkzeug keeps an HTTP/1.1 connection after a dropped one: it would read the browser's
+            # close reply as the next request, answer it 400 on the line and never end the
+            # connection. The end of reading ends it, once the line's reader thread (which it also
+            # stops) has sent what it still had to: the reply to a close from the browser.
+            with contextlib.suppress(OSError):
+                environ["werkzeug.socket"].shutdown(SHUT_RD)
+            self.socket.thread.join(CLOSING_S)
         raise ConnectionAbortedError("the host's line closed")
 
 
@@ -146,4 +158,4 @@ def clock_line(event_id: int):
                 db.session.close()  # the next tap reads afresh
     except simple_websocket.ConnectionClosed:
         pass
-    return _LineClosed(socket.mode)
+    return _LineClosed(socket)

@@ -973,7 +973,7 @@ def report(r: dict) -> str:
                      f"p99 {d['p99']:.1f} ms, max {d['max']:.1f} ms (target median ≤ 20, p99 ≤ 100: "
                      f"{'OK' if ok else 'MISSED'})")
         lines.append(f"until all {r['clients']} had it, over {a['n']} actions: median {a['median']:.1f} ms, "
-                     f"p95 {a['p95']:.1f} ms, p99 {a['p99']:.1f} ms, max {a['max']:.1f} ms; host's POST answered "
+                     f"p95 {a['p95']:.1f} ms, p99 {a['p99']:.1f} ms, max {a['max']:.1f} ms; host's tap answered "
                      f"in {L['post_reply_ms']['median']:.1f} ms median, p95 {L['post_reply_ms']['p95']:.1f} ms")
         lines.append("until all had it, by kind of tap (median / max ms): " + "; ".join(
             f"{kind} {k['median']:.0f}/{k['max']:.0f} (n={k['n']})"
@@ -983,7 +983,7 @@ def report(r: dict) -> str:
                      f"{L['client_busy_ms']['median']:.1f} ms per action (median; the measurement's floor); "
                      f"whole machine {L['machine_busy_pct']:.0f} % busy meanwhile")
         if L.get("warmup"):
-            lines.append("warm-up taps, not counted (first / median / all, ms; POST): " + "; ".join(
+            lines.append("warm-up taps, not counted (first / median / all, ms; the tap's answer): " + "; ".join(
                 f"{p['action']} v{p['version']} {p['first_ms']:.0f}/{p['median_ms']:.0f}/{p['all_ms']:.0f}; "
                 f"{p['post_reply_ms']:.0f}" for p in L["warmup"]))
         slowest = sorted(L["per_action"], key=lambda p: -p["all_ms"])[:5]
@@ -1068,7 +1068,7 @@ HEADLINE = (
     ("all phones have it, p95", ("latency", "all_received_ms", "p95"), "ms"),
     ("all phones have it, p99", ("latency", "all_received_ms", "p99"), "ms"),
     ("all phones have it, max", ("latency", "all_received_ms", "max"), "ms"),
-    ("host's POST answered, median", ("latency", "post_reply_ms", "median"), "ms"),
+    ("host's tap answered, median", ("latency", "post_reply_ms", "median"), "ms"),
     ("server CPU per action", ("latency", "server_cpu_ms_per_action"), "ms"),
     ("server CPU per delivery", ("latency", "server_cpu_us_per_delivery"), "µs"),
     ("idle CPU", ("idle", "cpu_pct"), "%"),
