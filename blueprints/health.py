@@ -35,7 +35,7 @@ def database_down(error):
         raise error
     with contextlib.suppress(Exception):  # the connection is gone; the session is discarded at teardown
         db.session.rollback()
-    message = "The league's database is not answering just now. Nothing was changed: try again in a few seconds."
+    message = health.DATABASE_DOWN
     if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
         response = jsonify({"error": message})
     else:

@@ -12,6 +12,8 @@ from wiring.extensions import db
 log = logging.getLogger(__name__)
 OK = "ok"
 NOT_CONFIGURED = "not configured"
+# What a request refused while the database is down tells the user (a page's, an API's, a line's tap).
+DATABASE_DOWN = "The league's database is not answering just now. Nothing was changed: try again in a few seconds."
 
 
 def service_down(error: BaseException) -> bool:

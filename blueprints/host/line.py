@@ -52,7 +52,6 @@ CLOSING_S = 2
 FORGED = "This page is out of date: reload it, then tap again."
 LOGGED_OUT = "You are no longer logged in to run this night: log in again."
 GONE = "This night is no longer there."
-DATABASE_DOWN = "The league's database is not answering just now. Nothing was changed: try again in a few seconds."
 TOO_FAST = "Too many taps at once: wait a moment, then tap again."
 
 
@@ -153,7 +152,7 @@ def clock_line(event_id: int):
                 if not health.service_down(error):
                     raise
                 db.session.rollback()
-                socket.send(json.dumps({"status": 503, "error": DATABASE_DOWN}))
+                socket.send(json.dumps({"status": 503, "error": health.DATABASE_DOWN}))
             finally:
                 db.session.close()  # the next tap reads afresh
     except simple_websocket.ConnectionClosed:

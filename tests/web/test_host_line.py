@@ -29,6 +29,7 @@ from services.models import Event, User, Venue
 from tests.bench import clock_load
 from tests.conftest import database_uri, make_app
 from tests.fixtures.tonight import tonight
+from wiring import health
 from wiring.extensions import db
 
 WAIT_S = 10  # every wait is bounded: a line that never answers fails its test instead of hanging the run
@@ -371,7 +372,7 @@ def test_r_clock_3_a_database_outage_over_the_line_is_503_and_the_line_stays_ope
     with monkeypatch.context() as patched:
         patched.setattr(leagues, "night_run_by", down)
         answer = tap(line, harry, "start", 0)
-    assert answer == {"status": 503, "error": host_line.DATABASE_DOWN}
+    assert answer == {"status": 503, "error": health.DATABASE_DOWN}
     assert stored(night) == before
     assert tap(line, harry, "start", 0)["status"] == 200  # the database back: the same line goes on
 
