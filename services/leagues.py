@@ -163,8 +163,8 @@ def set_host_venues(host: User, venue_ids: set[int]) -> None:
 def runs_event(user: User, event: Event) -> bool:
     """Whether a login may run this night: an organiser of its league runs every night; a host given
     venues runs the nights at those venues; a host given none runs the nights assigned to them."""
-    if user.league_id != event.league_id or user.is_organiser:
-        return user.league_id == event.league_id
+    if user.is_organiser or user.league_id != event.league_id:  # decided without the host's venues
+        return _may_run(user, event, False, False)
     venues = host_venue_ids(user.id)
     return _may_run(user, event, bool(venues), event.venue_id in venues)
 

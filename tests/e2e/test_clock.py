@@ -76,12 +76,15 @@ def cut_feed(page):
     page.route(CLOCK_JSON, lambda route: route.abort())
 
 
-def open_host(phone, night, feed=True):
+def open_host(phone, night, feed=True, prepare=None):
     """The host's phone: log in through the form and land on the event's controls; without `feed`,
-    its live stream and polling never get through (a phone that lost the live feed)."""
+    its live stream and polling never get through (a phone that lost the live feed); `prepare(page)`
+    runs before the first page opens (listeners, routes)."""
     page = phone()
     if not feed:
         cut_feed(page)
+    if prepare:
+        prepare(page)
     page.goto(night.host)
     page.get_by_label("Username").fill("harry")
     page.get_by_label("Password").fill("pw-harry")
@@ -427,15 +430,9 @@ def line_frames(page) -> list[str]:
 
 def test_r_clock_3_the_hosts_taps_go_over_the_line_and_reach_every_phone(night, phone):
     player = open_player(phone, night)
-    host = phone()
-    posts, frames = clock_posts(host), line_frames(host)
-    host.goto(night.host)
-    host.get_by_label("Username").fill("harry")
-    host.get_by_label("Password").fill("pw-harry")
-    host.get_by_role("button", name="Log in").click()
-    expect(host.locator("[data-connection]")).to_have_text("Live")
-    host.wait_for_function("() => document.querySelector('#controls[data-line-url]')")
-    host.wait_for_function(SYNCED_JS)
+    sent = {}
+    host = open_host(phone, night, prepare=lambda page: sent.update(posts=clock_posts(page), frames=line_frames(page)))
+    posts, frames = sent["posts"], sent["frames"]
     host.wait_for_timeout(300)  # the line opens as the page starts
     tap(host, "Start")
     tap(host, "Next level")
@@ -450,15 +447,14 @@ def test_r_clock_3_the_hosts_taps_go_over_the_line_and_reach_every_phone(night, 
 
 def test_r_clock_3_without_the_line_the_taps_post_as_before(night, phone):
     """A proxy that refuses the WebSocket (or a line that keeps dropping): every tap still works, by POST."""
-    host = phone()
-    host.route_web_socket(LINE, lambda socket: socket.close())
-    posts = clock_posts(host)
-    host.goto(night.host)
-    host.get_by_label("Username").fill("harry")
-    host.get_by_label("Password").fill("pw-harry")
-    host.get_by_role("button", name="Log in").click()
-    expect(host.locator("[data-connection]")).to_have_text("Live")
-    host.wait_for_function(SYNCED_JS)
+    sent = {}
+
+    def without_the_line(page):
+        page.route_web_socket(LINE, lambda socket: socket.close())
+        sent["posts"] = clock_posts(page)
+
+    host = open_host(phone, night, prepare=without_the_line)
+    posts = sent["posts"]
     player = open_player(phone, night)
     tap(host, "Start")
     tap(host, "Next level")
