@@ -462,8 +462,16 @@ function answerTap(data) {
   if (!lineTap) return;
   let answer;
   try { answer = JSON.parse(data); } catch { answer = {}; }
+  if (answer.status === 503) {   // the database down: the notice app.js shows for a refused POST
+    endTap(null);
+    const notice = find("#unavailable") || Object.assign(document.createElement("p"), { id: "unavailable", className: "error" });
+    notice.setAttribute("role", "alert");
+    notice.textContent = answer.error;
+    return find("#controls").prepend(notice);
+  }
   if (!answer.controls) return endTap(answer.error);
   endTap(null);
+  find("#unavailable")?.remove();
   htmx.swap(find("#controls"), answer.controls, { swapStyle: "outerHTML" });
 }
 on("htmx:configRequest", event => {
