@@ -58,9 +58,10 @@ def ladder(event: Event, prizes, shares_in: int) -> str:
 
 
 def stream_json(event: Event, clock: dict, *, structure: bool = False) -> str:
-    """R-CLOCK-3, R-PAY-1: one line of JSON for the stream: the `STREAMED` keys of the payload `clock`,
-    the prize ladder as the page shows it (`ladder`, rendered once here, not by every phone) and,
-    with `structure`, the blind structure itself."""
+    """R-CLOCK-3, R-PAY-1: one line of JSON for the stream: the `STREAMED` keys of `clock` (the payload,
+    or the part of it a stream carries: live/payload.py `streamed`), the prize ladder as the page
+    shows it (`ladder`, rendered once here, not by every phone) and, with `structure`, the blind
+    structure itself."""
     lean = {key: clock[key] for key in STREAMED}
     lean["ladder"] = ladder(event, clock["prizes"], clock["pool_shares"])
     if structure:

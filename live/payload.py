@@ -23,23 +23,12 @@ def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int 
 
     Devices tick locally from `state` and `structure` plus their offset from `server_time_ms`;
     the derived fields are the truth at `server_time_ms` for anything that just reads once.
-    The field's part (players left, seats, average stack, prizes) is `field_part`'s, kept while
-    the event's version stands; `field_version` is the version whose field the event shows when
-    that is not its own (the clock tap that moved the version on changed the clock only).
+    The rest is `streamed`'s (what a stream message carries), with `field_version` as there.
     """
     at_ms = now_ms() if at_ms is None else at_ms
-    structure = structure_of(event)
-    state = state_of(event)
-    v = with_registration_close(event, clock.view(structure, state, at_ms))
-    part = field_part(event, state.version if field_version is None else field_version)
+    v = with_registration_close(event, clock.view(structure_of(event), state_of(event), at_ms))
     nxt = v.next_item
-    shot = None
-    if event.shot_started_ms is not None:
-        rule = clock.shot_rule((event.settings or {}).get("shot_clock_seconds") or event.league.shot_clock_seconds)
-        shot = {"started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
-                "length_s": rule.length_s, "warning_s": rule.warning_s, "count_s": rule.count_s}
     return {
-        "event_id": event.id, "version": state.version, "server_time_ms": at_ms,
         "level": v.level_number, "index": v.index, "is_break": v.is_break, "break_label": v.break_label,
         "colour_up": v.colour_up, "is_major_break": v.is_major_break,
         "small_blind": v.small_blind, "big_blind": v.big_blind, "ante": v.ante,
@@ -48,6 +37,30 @@ def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int 
         "next": None if nxt is None else {
             "index": nxt.index, "is_break": nxt.is_break, "label": nxt.label, "minutes": nxt.minutes,
             "small_blind": nxt.small_blind, "big_blind": nxt.big_blind, "ante": nxt.ante},
+        **streamed(event, at_ms, field_version=field_version),
+        "structure": structure_json(event),
+    }
+
+
+def streamed(event: Event, at_ms: int | None = None, *, field_version: int | None = None) -> dict[str, Any]:
+    """R-CLOCK-3/4, R-PAY-1/3: the payload's part that clock.js cannot derive from the state and the
+    structure, which a stream message carries (live/announce.py `stream_json`): the stored state,
+    the called clock and the field's figures, without working out the level (a host's tap makes
+    the phones' message from this alone, before the commit).
+
+    The field's part (players left, seats, average stack, prizes) is `field_part`'s, kept while
+    the event's version stands; `field_version` is the version whose field the event shows when
+    that is not its own (the clock tap that moved the version on changed the clock only).
+    """
+    state = state_of(event)
+    part = field_part(event, state.version if field_version is None else field_version)
+    shot = None
+    if event.shot_started_ms is not None:
+        rule = clock.shot_rule((event.settings or {}).get("shot_clock_seconds") or event.league.shot_clock_seconds)
+        shot = {"started_ms": event.shot_started_ms, "seat": event.shot_seat or "",
+                "length_s": rule.length_s, "warning_s": rule.warning_s, "count_s": rule.count_s}
+    return {
+        "event_id": event.id, "version": state.version, "server_time_ms": now_ms() if at_ms is None else at_ms,
         "players_left": part["players_left"],
         "seats": part["seats"],
         "average_stack": part["average_stack"],
@@ -58,7 +71,6 @@ def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int 
         "shot": shot,
         "state": {"index": state.index, "item_elapsed_ms": state.item_elapsed_ms,
                   "running_since_ms": state.running_since_ms, "started": state.started},
-        "structure": structure_json(event),
         "structure_digest": structure_digest(event),
     }
 

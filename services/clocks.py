@@ -145,7 +145,9 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
         raise ValueError(f"unknown clock action {action!r}")
     values.update(clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
                   clock_running_since_ms=new.running_since_ms, clock_started=new.started, clock_version=new.version)
-    changed = db.session.execute(_clock_write(tuple(values)), {
+    # On the session's connection (its transaction): a table's UPDATE needs none of the ORM's
+    # execution, which costs as much again at every tap.
+    changed = db.session.connection().execute(_clock_write(tuple(values)), {
         "event_id": event.id, "seen_version": state.version, **{f"new_{key}": value for key, value in values.items()}})
     if changed.rowcount != 1:
         raise StaleClock()

@@ -16,19 +16,17 @@ from services.models import Event
 from wiring.extensions import db
 
 
-def controls_context(event: Event, error: str | None = None, clock: dict | None = None,
-                     state: str | None = None) -> dict:
-    """What the controls (host/_controls.html) show: the clock (`clock`, as a tap wrote it, else read
-    now), the refusal if any, the level picker and the stream's JSON (`state`, when the tap made it)."""
-    clock = clock_payload(event) if clock is None else clock
+def controls_context(event: Event, error: str | None = None, state: str | None = None) -> dict:
+    """What the controls (host/_controls.html) show: the clock now, the refusal if any, the level
+    picker and the stream's JSON (`state`, when a tap made it)."""
+    clock = clock_payload(event)
     return {"event": event, "clock": clock, "error": error, "level_options": level_options(clock),
             "clock_state": stream_json(event, clock) if state is None else state}
 
 
-def _controls(event: Event, error: str | None = None, status: int = 200, clock: dict | None = None,
-              state: str | None = None):
+def _controls(event: Event, error: str | None = None, status: int = 200, state: str | None = None):
     return page_or_fragment("host/event.html", "host/_controls.html", status=status,
-                            **controls_context(event, error, clock, state))
+                            **controls_context(event, error, state))
 
 
 # The level picker's options by structure digest: the same 20-odd items at every tap of the night.
@@ -62,36 +60,37 @@ def event(event_id: int):
     return _controls(my_event(event_id))
 
 
-def tap(event: Event, form) -> tuple[str | None, int, dict | None, str | None]:
+def tap(event: Event, form) -> tuple[str | None, int, str | None]:
     """R-CLOCK-3/4: one tap of the host's controls (`form`: their fields: action, version, index,
     seat): applied, committed and announced, or refused with nothing written.
-    → (refusal, status, clock, state): the refusal's words and 400/409/422, or None, 200 and the
-    clock as written with the stream's message for it.
+    → (refusal, status, state): the refusal's words and 400/409/422, or None, 200 and the stream's
+    message for the clock as written.
 
     The form carries the version the host's screen showed: a repeated tap on flaky wifi, or a
     second host's change in between, is refused with 409 (the controls then show the clock now).
     The phones' message is made inside the tap's transaction, from the row as written (nothing is
-    read again), and goes out as soon as the commit returns."""
+    read again) and from the part of the payload it carries only, and goes out as soon as the
+    commit returns: the controls, if any, are made after."""
     try:
         seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
         level = blank_or_whole_number(form.get("index"), GARBLED, high=ID_MAX)  # 1-based, as the picker shows
     except Refused as garbled:
-        return str(garbled), 400, None, None
+        return str(garbled), 400, None
     try:
         new = clocks.act(event, form.get("action", ""), seen, index=None if level is None else level - 1,
                          seat=form.get("seat"))
     except clocks.StaleClock:
         db.session.rollback()
-        return "The clock changed on another screen; here it is now. Tap again if needed.", 409, None, None
+        return "The clock changed on another screen; here it is now. Tap again if needed.", 409, None
     except ValueError as problem:
         db.session.rollback()
-        return str(problem), 422, None, None
-    clock = clock_payload(event, field_version=seen)  # a tap changes no entry: the field as at `seen`
-    state = stream_json(event, clock)
+        return str(problem), 422, None
+    # a tap changes no entry: the field as at `seen`
+    state = stream_json(event, payload.streamed(event, field_version=seen))
     commit_as_is()
     payload.carry(event.id, seen, new.version)
     announce_rendered(event.id, new.version, sse_message(new.version, state))
-    return None, 200, clock, state
+    return None, 200, state
 
 
 @bp.route("/events/<int:event_id>/clock", methods=["POST"])
@@ -102,10 +101,10 @@ def clock_action(event_id: int):
     clock fragment: clock.js draws it on the host's screen). The same taps also come over the
     host's line (`clock_line`), which skips this request's per-tap HTTP work."""
     event = my_event(event_id)
-    error, status, clock, state = tap(event, request.form)
+    error, status, state = tap(event, request.form)
     if error is None and not is_htmx():
         return redirect(url_for("host.event", event_id=event_id), 303)
-    return _controls(event, error, status, clock, state)
+    return _controls(event, error, status, state)
 
 
 FIELDS = ("minutes", "small_blind", "big_blind", "ante", "label", "colour_up")

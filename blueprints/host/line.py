@@ -13,10 +13,13 @@ have it sooner (docs/benchmarks-clock.md). Every check a POST passes still appli
   the night read afresh, in one query with the night (a host logged out elsewhere, or taken off
   the night, is refused at the next tap and the line closes).
 
-A tap is the controls' form as a POST would send it (urlencoded); the answer is `{"status", "controls"}`
-with the controls fragment a POST answers, refusals included. clock.js opens the line and sends the
-taps over it while it is open, and over HTTP otherwise (no WebSocket, a proxy that refuses the
-upgrade, the line down): the host never waits on it.
+A tap is the controls' form as a POST would send it (urlencoded). The answer to a tap that went
+through is `{"status": 200, "state": …}`: the phones' own message (live/announce.py), which clock.js
+takes as it takes the stream's, keeping the controls in step with it (their version, main button,
+level and called clock), so no fragment is rendered for it. A refusal's answer is `{"status",
+"controls"}`, with the controls and their words, as a refused POST answers. clock.js opens the line
+and sends the taps over it while it is open, and over HTTP otherwise (no WebSocket, a proxy that
+refuses the upgrade, the line down): the host never waits on it.
 """
 import contextlib
 import hmac
@@ -117,10 +120,14 @@ class _Line:
             except ValidationError:
                 return self.answer(400, controls_context(event, FORGED))
             self.csrf_taken = token
-        error, status, clock, state = tap(event, form)
-        return self.answer(status, controls_context(event, error, clock, state))
+        error, status, state = tap(event, form)
+        if error is None:
+            self.socket.send(f'{{"status":200,"state":{state}}}')  # `state` is JSON already
+            return True
+        return self.answer(status, controls_context(event, error))
 
     def answer(self, status: int, context: dict) -> bool:
+        """Send a refusal: its status and the controls showing it."""
         controls = render_template("host/_controls.html", as_fragment=True, **context)
         self.socket.send(json.dumps({"status": status, "controls": controls}, separators=(",", ":")))
         return True
@@ -129,7 +136,8 @@ class _Line:
 @bp.route("/events/<int:event_id>/clock/line", websocket=True)
 def clock_line(event_id: int):
     """R-CLOCK-3/4: the host's taps over one WebSocket (the module's docstring), each applied as the
-    POST to `clock_action` applies it (`tap`), and answered with the same controls."""
+    POST to `clock_action` applies it (`tap`), and answered with the phones' message, or a refusal's
+    controls."""
     my_event(event_id)  # before the handshake: a 403 or 404 is an HTTP answer
     if not _same_origin():
         abort(403, description="a clock line opened from another site's page")

@@ -286,6 +286,7 @@ function syncControls() {
     [main.value, main.textContent] = !state.started ? ["start", "Start"]
       : state.running_since_ms != null ? ["pause", "Pause"] : ["resume", "Resume"];
   }
+  if (clock.shot && form.elements.seat) form.elements.seat.value = "";   // the called clock shows it now
   for (const row of findAll("[data-shot-on]", form)) row.hidden = !clock.shot;
   for (const row of findAll("[data-shot-off]", form)) row.hidden = !!clock.shot;
   form.querySelector(".error")?.remove();
@@ -362,8 +363,8 @@ function streamDown() {
 // It brings the structure only when the structure changed; a phone whose copy is another (its digest
 // differs: a change made while it was away) keeps ticking on its copy and asks for the whole clock.
 function takeState(live, json) {
-  let fresh;
-  try { fresh = JSON.parse(json); } catch { return; }
+  let fresh = json;
+  if (typeof json === "string") try { fresh = JSON.parse(json); } catch { return; }
   const element = live?.querySelector("#clock-box [data-clock]");
   const shown = element?._clock;
   if (!element || (shown && fresh.version < shown.version)) return;
@@ -428,8 +429,8 @@ on("htmx:sendError", unsent);
 on("htmx:timeout", unsent);
 
 // R-CLOCK-3: the host's line (blueprints/host/line.py), one WebSocket the night screen keeps open:
-// each tap goes over it as the form htmx would post, and its answer is the controls the POST
-// answers, so the phones have the tap without a request's HTTP work. While the line is not open (no
+// each tap goes over it as the form htmx would post, and its answer is the phones' message (or, for
+// a refusal, the controls the POST answers), so the phones have the tap without a request's HTTP work. While the line is not open (no
 // WebSocket, a proxy that refuses it, the line down and trying again) htmx posts the tap as before.
 const LINE_TIMEOUT_MS = 8000;   // as the form's hx-request timeout
 let line = null, lineTap = null, lineRetries = 0, lineClosed = "";
@@ -469,10 +470,13 @@ function answerTap(data) {
     notice.textContent = answer.error;
     return find("#controls").prepend(notice);
   }
-  if (!answer.controls) return endTap(answer.error);
+  if (!answer.state && !answer.controls) return endTap(answer.error);
   endTap(null);
   find("#unavailable")?.remove();
-  htmx.swap(find("#controls"), answer.controls, { swapStyle: "outerHTML" });
+  // A tap that went through brings the phones' message, which keeps the controls in step as the
+  // stream's does; a refusal brings the controls with its words.
+  if (answer.state) takeState(find("[data-stream-url]"), answer.state);
+  else htmx.swap(find("#controls"), answer.controls, { swapStyle: "outerHTML" });
 }
 on("htmx:configRequest", event => {
   const detail = event.detail;

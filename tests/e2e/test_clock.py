@@ -440,9 +440,19 @@ def test_r_clock_3_the_hosts_taps_go_over_the_line_and_reach_every_phone(night, 
     tap(host, "Pause")
     expect(field(player, "state")).to_contain_text("Paused", ignore_case=True)
     expect(host.locator("#controls [data-main]")).to_have_text("Resume")
+    # the line's answer is the phones' message: the controls follow it (the called clock's rows, the
+    # seat typed for it cleared, the version the next tap carries)
+    host.locator("#controls input[name=seat]").fill("T2 S5")
+    tap(host, "Call the clock")
+    expect(host.locator("#controls [data-shot-on]")).to_be_visible()
+    expect(host.locator("#controls [data-shot-off]")).to_be_hidden()
+    assert host.locator("#controls input[name=seat]").input_value() == ""
+    tap(host, "Stop the called clock")
+    expect(host.locator("#controls [data-shot-off]")).to_be_visible()
+    expect(host.locator("#controls input[name=version]")).to_have_value("5")
     assert posts == [], f"taps went as POSTs while the line was open: {posts}"
     assert [dict(pair.split("=", 1) for pair in frame.split("&"))["action"] for frame in frames] == \
-        ["start", "next", "pause"]
+        ["start", "next", "pause", "shot", "shot_off"]
 
 
 def test_r_clock_3_without_the_line_the_taps_post_as_before(night, phone):

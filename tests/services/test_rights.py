@@ -85,3 +85,24 @@ def test_night_run_by_agrees_with_runs_event_for_any_venues_and_hosts(nights, ha
             user.role == "organiser" or (event.venue_id in given[name] if given.get(name) else event.host_id == user.id))
         assert leagues.runs_event(user, event) == rule, (name, event_id)
         assert leagues.night_run_by(event_id, user.session_token) == (event, rule), (name, event_id)
+
+
+def test_night_run_by_gives_the_night_as_a_query_loads_it(nights):
+    """The night comes from the read's columns (`leagues._loaded`), not from the ORM's loading: it
+    must be the row as stored, in the session, unchanged, with its relationships loading on use, and
+    a change to it must be written as to any loaded row's."""
+    rose_id, token = nights["events"][0], db.session.get(User, nights["users"]["harry"]).session_token
+    db.session.close()
+    event, allowed = leagues.night_run_by(rose_id, token)
+    assert allowed and event in db.session and not db.session.dirty and not db.session.new
+    as_read = {column.key: getattr(event, column.key) for column in Event.__table__.c}
+    assert event.league.name == "Harbour League" and event.venue.name == "Rose & Crown"
+    event.max_seats = 9
+    assert list(db.session.dirty) == [event]
+    db.session.commit()
+    db.session.close()
+
+    stored = db.session.get(Event, rose_id)
+    assert {column.key: getattr(stored, column.key) for column in Event.__table__.c} == {**as_read, "max_seats": 9}
+    # the session's own copy, when it has one, as a query gives it
+    assert leagues.night_run_by(rose_id, token) == (stored, True)
