@@ -429,9 +429,10 @@ on("htmx:sendError", unsent);
 on("htmx:timeout", unsent);
 
 // R-CLOCK-3: the host's line (blueprints/host/line.py), one WebSocket the night screen keeps open:
-// each tap goes over it as the form htmx would post, and its answer is the phones' message (or, for
-// a refusal, the controls the POST answers), so the phones have the tap without a request's HTTP work. While the line is not open (no
-// WebSocket, a proxy that refuses it, the line down and trying again) htmx posts the tap as before.
+// each tap goes over it as the form htmx would post, and its answer is the phones' message (for a
+// refusal, the controls the POST answers), so the phones have the tap without a request's HTTP
+// work. While the line is not open (no WebSocket, a proxy that refuses it, the line down and trying
+// again) htmx posts the tap as before.
 const LINE_TIMEOUT_MS = 8000;   // as the form's hx-request timeout
 let line = null, lineTap = null, lineRetries = 0, lineClosed = "";
 function openLine() {

@@ -581,7 +581,8 @@ class HostLine:
 class HostSocket:
     """The host's line (blueprints/host/line.py): the night screen's one WebSocket, opened with the
     login's cookie and the page's Origin as the browser opens it; each tap is the controls' form as
-    a text frame, each answer `{"status", "controls"}`. Like the Node clock's admin socket."""
+    a text frame, each answer `{"status", "state"}` (a refusal's `{"status", "controls"}`). Like the
+    Node clock's admin socket."""
 
     def __init__(self, port: int, event_id: int, cookie: str) -> None:
         self.port, self.event_id, self.cookie = port, event_id, cookie
