@@ -146,7 +146,7 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     values.update(clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
                   clock_running_since_ms=new.running_since_ms, clock_started=new.started, clock_version=new.version)
     # On the session's connection (its transaction): a table's UPDATE needs none of the ORM's
-    # execution, which costs as much again at every tap.
+    # execution path, which every tap would otherwise pay for.
     changed = db.session.connection().execute(_clock_write(tuple(values)), {
         "event_id": event.id, "seen_version": state.version, **{f"new_{key}": value for key, value in values.items()}})
     if changed.rowcount != 1:

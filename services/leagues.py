@@ -191,7 +191,8 @@ class _Login(NamedTuple):
 # The night's columns and the login by its current session token in one read, with what runs_event
 # asks of the host's venues: a tap on the host's line checks all of it at every tap (built once).
 # Columns, not the ORM's entities: the night is made from them as the ORM would load it (`_loaded`),
-# at a third less of the cost of the tap's first read (docs/benchmarks-clock.md).
+# without the ORM's per-row loading work, the largest part of a tap's first read
+# (docs/benchmarks-clock.md, session 8).
 _EVENTS, _USERS = Event.__table__, User.__table__
 _NIGHT_AND_LOGIN = db.select(
     *_EVENTS.c, _USERS.c.id, _USERS.c.league_id, _USERS.c.role,
