@@ -30,6 +30,7 @@ import os
 import random
 import resource
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -168,6 +169,7 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
 
     deliveries: list[float] = []
     replies: list[float] = []
+    slow: list[float] = []  # when each tap answered in over SLOW_MS was sent (perf_counter)
     errors: dict[str, int] = {}
     left_behind = 0
     taps = 0
@@ -201,6 +203,8 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
                 continue
             sent = sent_box[0]
             replies.append((replied - sent) * 1000)
+            if replies[-1] > SLOW_MS:
+                slow.append(sent)
             taps += 1
             versions[event_id], running = version + 1, not running
             with contextlib.suppress(TimeoutError):
@@ -235,6 +239,7 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
         "machine_busy_pct": machine_busy_pct(m0, machine_ticks()), "loadavg_before": load0,
         "loadavg_after": os.getloadavg()[0], "rss_mib_max": max(rss_samples, default=0) / 1024,
         "rss_kb_per_process": server.rss_kb(), "services": Services.delta(before, after),
+        "slow_taps": bursts([t - t0 for t in slow]),
     })
     for fanout in fanouts.values():
         for phone in fanout.phones:
@@ -280,6 +285,25 @@ def run(opts) -> dict:
     return results
 
 
+SLOW_MS = 100  # a tap answered slower than the target's p99
+
+
+def bursts(times: list[float], within: float = 1.0) -> dict:
+    """Taps answered in over SLOW_MS, by when they were sent (seconds into the run): how many, and
+    the bursts they come in (taps less than `within` s apart), each as (start s, taps), so that a
+    cause on a timer (a heartbeat round every 20 s) shows as its period."""
+    groups: list[list[float]] = []
+    for t in sorted(times):
+        if groups and t - groups[-1][-1] < within:
+            groups[-1].append(t)
+        else:
+            groups.append([t])
+    starts = [g[0] for g in groups]
+    gaps = [b - a for a, b in zip(starts, starts[1:])]
+    return {"count": len(times), "bursts": [(round(g[0], 1), len(g)) for g in groups],
+            "median_gap_s": statistics.median(gaps) if gaps else None}
+
+
 def report(r: dict) -> str:
     d, h = r["delivery_ms"], r["host_action_ms"]
     lines = [f"{r['nights']} nights, {r['phones']} phones, {r['minutes']} min; {r['workers']} gevent worker(s), "
@@ -294,6 +318,12 @@ def report(r: dict) -> str:
         lines.append(f"host action ({'over the host' + chr(39) + 's line' if r.get('host_line') == 'socket' else 'POST'}, "
                      f"answered): median {h['median']:.1f} ms, p95 {h['p95']:.1f}, "
                      f"p99 {h['p99']:.1f}, max {h['max']:.1f}")
+    slow = r.get("slow_taps")
+    if slow:
+        lines.append(f"taps answered in over {SLOW_MS} ms: {slow['count']} in {len(slow['bursts'])} bursts"
+                     + (f", a median {slow['median_gap_s']:.1f} s apart" if slow["median_gap_s"] is not None else "")
+                     + "; first bursts (s into the run, taps): "
+                     + ", ".join(f"{start}:{n}" for start, n in slow["bursts"][:12]))
     lines.append(f"RSS of all server processes: max {r['rss_mib_max']:.1f} MiB; server CPU {r['server_cpu_pct']:.0f} % "
                  f"of one core")
     s = r["services"]

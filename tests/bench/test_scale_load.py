@@ -20,3 +20,9 @@ def test_every_phone_of_every_night_hears_its_hosts_taps():
     assert results["services"]["redis_publishes_per_s"] > 0  # the notices went through Redis
     assert "phones left behind: 0" in scale_load.report(results)
     assert "over the host's line" in scale_load.report(results)  # one WebSocket per night, the default
+
+
+def test_slow_taps_are_told_in_bursts_by_when_they_were_sent():
+    slow = scale_load.bursts([20.9, 0.1, 40.0, 0.5, 20.2])
+    assert slow == {"count": 5, "bursts": [(0.1, 2), (20.2, 2), (40.0, 1)], "median_gap_s": 19.95}
+    assert scale_load.bursts([]) == {"count": 0, "bursts": [], "median_gap_s": None}
