@@ -1,5 +1,7 @@
 """Live: the clock's server-sent events and JSON, and the time source (the league's data API is blueprints/api.py;
 its OpenAPI document describes these two JSON paths too, and answers every /api/ refusal as JSON)."""
+from functools import partial
+
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 from sqlalchemy import exc
 
@@ -8,7 +10,6 @@ from live import notices
 from live.announce import render_clock
 from live.payload import clock_payload
 from services import clocks
-from services.models import Event
 from wiring import health
 from wiring.extensions import db
 
@@ -39,7 +40,8 @@ def clock_stream(event_id: int):
     """R-CLOCK-3: server-sent events with the clock fragment, sent at once and at every host action.
 
     The first message always carries the current state, so a reconnecting phone catches up
-    whatever it missed; heartbeats also re-check the version in case a notice was lost.
+    whatever it missed; each heartbeat round re-reads the versions in case a notice was lost
+    (`notices.Hub.beat`).
     """
     event_or_404(event_id)
     hub = notices.hub()
@@ -52,14 +54,11 @@ def clock_stream(event_id: int):
         version, message = hub.rendered(event_id, -1, render)
         yield b"retry: 2000\n" + message
         if phone is not None:  # gunicorn has sent the headers and the first message: the hub writes the rest
-            hub.serve(event_id, phone, version, latest, caught_up)  # returns when the phone hangs up
+            hub.serve(event_id, phone, version, latest)  # returns when the phone hangs up
             return
         while True:
             newer = hub.wait(event_id, version)
             if newer is None:
-                if hub.due_check(event_id, hub.heartbeat_s / 2) and (current := caught_up(version)):
-                    hub.deliver(event_id, current)
-                    continue
                 yield b": heartbeat\n\n"
                 continue
             cached = latest(newer)
@@ -70,11 +69,6 @@ def clock_stream(event_id: int):
                 continue
             version, message = cached
             yield message
-
-    def caught_up(version: int) -> int | None:
-        """The stored version if it is newer than `version` (a notice lost on the way), else None."""
-        current = _stored_version(app, event_id)
-        return current if current is not None and current > version else None
 
     def latest(version: int):
         cached = hub.cached(event_id, version)
@@ -88,13 +82,19 @@ def clock_stream(event_id: int):
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-def _stored_version(app, event_id: int) -> int | None:
-    """The event's clock version as stored, for a stream's heartbeat catch-up; None while the
-    database is down (a restart mid-night): the stream stays open and catches up at a later beat."""
+@bp.record_once
+def _catch_up_reads(state) -> None:
+    """Give the app's hub its heartbeat round's catch-up read (R-CLOCK-3, `notices.Hub.beat`)."""
+    state.app.extensions["notices"].stored_versions = partial(_stored_versions, state.app)
+
+
+def _stored_versions(app, event_ids: list[int]) -> dict[int, int] | None:
+    """The events' clock versions as stored, in one read for a heartbeat round however many nights
+    the process serves; None while the database is down (a restart mid-night): the streams stay open
+    and catch up at a later round."""
     with app.app_context():
         try:
-            db.session.close()
-            return db.session.scalar(db.select(Event.clock_version).where(Event.id == event_id))
+            return clocks.stored_versions(event_ids)
         except exc.SQLAlchemyError as problem:
             if not health.service_down(problem):
                 raise

@@ -4,8 +4,8 @@ process holding that event's live connections.
 Without REDIS_URL the notices stay in this process; with it they travel through Redis pub/sub,
 so a pause made through process A reaches a phone connected to process B (DESIGN.md "Scale").
 A notice carries the version and the message the changing process rendered for it once
-(`Hub.rendered`), so no process reads the state again for it; a listener that missed notices
-(Redis drops them for a disconnected subscriber) reads it itself at its next heartbeat.
+(`Hub.rendered`), so no process reads the state again for it; a process that missed notices
+(Redis drops them for a disconnected subscriber) finds them in its next heartbeat round's one read.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 CHANNEL = "shuffleup:events"
 HEARTBEAT_S = 20  # the default of the HEARTBEAT_S setting
+BEAT_SLICE = 250  # heartbeats written between two yields of the heartbeat round
 
 
 class Hub:
@@ -40,7 +41,9 @@ class Hub:
         self._signals: dict[int, threading.Event] = {}
         self._rendered: dict[int, tuple[int, object]] = {}
         self._render_lock = threading.Lock()
-        self._checked: dict[int, float] = {}
+        # (event ids) → {event id: stored version}, or None while the database is down: the heartbeat's
+        # catch-up read, given by the app (blueprints/live.py); without it no catch-up is read
+        self.stored_versions: Callable[[list[int]], dict[int, int] | None] | None = None
         self._direct: dict[int, dict[Phone, None]] = {}  # event → the phones this process writes to itself
 
     def publish(self, event_id: int, version: int) -> None:
@@ -81,16 +84,33 @@ class Hub:
         return self._versions.get(event_id, -1)
 
     def beat(self) -> None:
-        """Wake every waiting connection without a new version: each sends a heartbeat. Phones
-        written to directly get theirs from this loop, and one per event is woken to re-read the
-        version in case a notice was lost."""
+        """R-CLOCK-3: one heartbeat round. First one read of the stored versions of every event this
+        process serves (`stored_versions`), in case a notice was lost on the way (Redis drops them for
+        a disconnected subscriber; a publish can fail); an event found behind is delivered at once.
+        Then every waiting connection wakes to send its heartbeat, and phones written to directly get
+        theirs from this loop, a slice at a time so a host's tap is not queued behind thousands."""
+        with self._lock:
+            events = set(self._signals) | set(self._direct)
+        if events and self.stored_versions is not None:
+            try:
+                stored = self.stored_versions(sorted(events)) or {}
+            except Exception:  # the heartbeats still go out; the next round reads again
+                log.exception("could not read the stored clock versions")
+                stored = {}
+            for event_id, version in stored.items():
+                if version > self.version(event_id):
+                    self.deliver(event_id, version)
         with self._lock:
             signals, self._signals = self._signals, {}
         for signal in signals.values():
             signal.set()
+        written = 0
         for phones in list(self._direct.values()):
-            for index, phone in enumerate(list(phones)):
-                phone.send(HEARTBEAT_CHUNK if phone.chunked else HEARTBEAT, check=index == 0)
+            for phone in list(phones):
+                phone.send(HEARTBEAT_CHUNK if phone.chunked else HEARTBEAT)
+                written += 1
+                if written % BEAT_SLICE == 0:
+                    time.sleep(0)  # under gevent: let a waiting tap and its deliveries run between slices
 
     # --- one writer per process -------------------------------------------------------------------
     # Under gunicorn's gevent worker a stream hands its socket to the hub after its first message:
@@ -109,16 +129,14 @@ class Hub:
         if current > seen:
             self._write_one(event_id, phone, current)
 
-    def serve(self, event_id: int, phone: Phone, seen: int, latest: Callable[[int], tuple[int, bytes]],
-              caught_up: Callable[[int], int | None]) -> None:
+    def serve(self, event_id: int, phone: Phone, seen: int, latest: Callable[[int], tuple[int, bytes]]) -> None:
         """The phone's own greenlet while the hub writes to its socket: it wakes only for what the
         writer leaves to it (the rest of a message a slow phone did not take; a version to render,
-        `latest(version)` → (version, message); the heartbeat's catch-up read, `caught_up(seen)` →
-        a newer stored version or None) and returns when the phone hangs up."""
+        `latest(version)` → (version, message)) and returns when the phone hangs up."""
         self.join(event_id, phone, seen)
         try:
             while not phone.dead:
-                if not (phone.pending or phone.behind or phone.check):
+                if not (phone.pending or phone.behind):
                     phone.wake.wait()
                     phone.wake.clear()
                     continue
@@ -127,10 +145,6 @@ class Hub:
                     if phone.pending:
                         data, phone.pending = phone.pending, b""
                         phone.sock.sendall(data)
-                    if phone.check:
-                        phone.check = False
-                        if self.due_check(event_id, self.heartbeat_s / 2) and (current := caught_up(phone.version)):
-                            self.deliver(event_id, current)  # every phone here; this one is busy: behind
                     if phone.behind:
                         phone.behind = False
                         version, message = latest(self.version(event_id))
@@ -196,16 +210,6 @@ class Hub:
             time.sleep(self.heartbeat_s)
             self.beat()
 
-    def due_check(self, event_id: int, every: float) -> bool:
-        """True for one caller per event per `every` seconds: the heartbeats' catch-up read, so 500
-        streams ending their wait together cost one query, not 500."""
-        now = time.monotonic()
-        with self._lock:
-            if now - self._checked.get(event_id, -every) < every:
-                return False
-            self._checked[event_id] = now
-            return True
-
     def cached(self, event_id: int, version: int):
         """The rendered (version, message) if it is at least `version`, else None."""
         cached = self._rendered.get(event_id)
@@ -253,27 +257,24 @@ class Phone:
 
     `send` writes without ever waiting: whatever the socket does not take at once (a phone on one
     bar of signal) is left in `pending` for the phone's own greenlet, which `wake` rouses; so is a
-    version that must be rendered first (`behind`), a closed connection (`dead`) and the
-    heartbeat's catch-up read (`check`). Only one of the two writes at a time: while the greenlet
-    sends (`busy`), the hub's writes wait in `behind`.
+    version that must be rendered first (`behind`) and a closed connection (`dead`). Only one of the
+    two writes at a time: while the greenlet sends (`busy`), the hub's writes wait in `behind`.
     """
 
     def __init__(self, sock, chunked: bool, wake: threading.Event) -> None:
         self.sock, self.chunked, self.wake = sock, chunked, wake
         self.version = -1
         self.pending = b""
-        self.busy = self.behind = self.dead = self.check = False
+        self.busy = self.behind = self.dead = False
 
     def frame(self, message: bytes) -> bytes:
         """The bytes on the wire for this phone (`frame`)."""
         return frame(message, self.chunked)
 
-    def send(self, data: bytes, version: int | None = None, check: bool = False) -> None:
+    def send(self, data: bytes, version: int | None = None) -> None:
         """Write `data`, already framed for this phone (`frame`), without waiting."""
         if self.dead:
             return
-        if check:
-            self.check = True
         if self.busy or self.pending:
             if version is not None:
                 self.behind = True
@@ -293,8 +294,6 @@ class Phone:
             self.version = version
         if sent < len(data):
             self.pending = data[sent:]
-            self.wake.set()
-        elif check:
             self.wake.set()
 
     def catch_up(self) -> None:

@@ -176,6 +176,14 @@ def touch(event: Event) -> None:
     db.session.execute(update(Event).where(Event.id == event.id).values(clock_version=Event.clock_version + 1)
                        .execution_options(synchronize_session=False))
     db.session.expire(event)
+def stored_versions(event_ids: list[int]) -> dict[int, int]:
+    """R-CLOCK-3: {event id: clock version} as committed, for the events a process's phones watch:
+    one read per heartbeat round, so a lost change notice is found within a round."""
+    db.session.close()  # a fresh read: an open snapshot would show old versions
+    rows = db.session.execute(db.select(Event.id, Event.clock_version).where(Event.id.in_(event_ids)))
+    return {event_id: version for event_id, version in rows}
+
+
 def clock_view(event: Event) -> clock.ClockView:
     """The event's clock now."""
     return with_registration_close(event, clock.view(structure_of(event), state_of(event), now_ms()))

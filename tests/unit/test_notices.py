@@ -59,14 +59,38 @@ def test_the_heartbeat_wakes_idle_streams_without_a_version():
     assert got == [None]
 
 
-def test_one_catch_up_read_per_event_per_interval():
-    hub = Hub()
-    assert hub.due_check(1, 10) is True
-    assert [hub.due_check(1, 10) for _ in range(100)] == [False] * 100
-    assert hub.due_check(2, 10) is True  # another event has its own
-    assert hub.due_check(3, 0.01) is True
-    time.sleep(0.02)
-    assert hub.due_check(3, 0.01) is True
+def test_r_clock_3_a_heartbeat_round_reads_every_served_event_once_and_wakes_those_behind():
+    hub = Hub(heartbeat_s=30)
+    reads = []
+
+    def stored(event_ids):
+        reads.append(event_ids)
+        return {1: 4, 2: 0}  # event 1 moved on to version 4 (its notice lost); event 2 did not
+
+    hub.stored_versions = stored
+    hub.publish(2, 0)
+    behind = [waiter(hub, 1, 0) for _ in range(20)]
+    current = [waiter(hub, 2, 0) for _ in range(20)]
+    time.sleep(0.05)
+    hub.beat()
+    for thread, got in behind + current:
+        thread.join(2)
+    assert reads == [[1, 2]]  # one read for both events and their 40 streams
+    assert [got for _, got in behind] == [[4]] * 20
+    assert [got for _, got in current] == [[None]] * 20  # a heartbeat only
+    hub.beat()
+    assert reads == [[1, 2]]  # nobody waits now: nothing to read
+
+
+def test_r_clock_3_a_failed_or_refused_catch_up_read_still_sends_the_heartbeats():
+    hub = Hub(heartbeat_s=30)
+    for stored in (lambda ids: None, lambda ids: 1 / 0):  # the database down; any other failure
+        hub.stored_versions = stored
+        thread, got = waiter(hub, 1, 0)
+        time.sleep(0.05)
+        hub.beat()
+        thread.join(2)
+        assert got == [None]
 
 
 def test_a_version_is_rendered_once_however_many_streams_ask():
@@ -191,8 +215,8 @@ def test_r_clock_3_a_phone_that_does_not_read_keeps_the_rest_for_its_greenlet_in
     assert phone.behind and phone.version == version
     # the phone's greenlet (here a thread) sends the rest, then the newest version, once it is woken
     phone.sock.setblocking(True)
-    served = threading.Thread(target=hub.serve, args=(5, phone, phone.version, lambda v: hub.cached(5, v),
-                                                      lambda seen: None), daemon=True)
+    served = threading.Thread(target=hub.serve, args=(5, phone, phone.version, lambda v: hub.cached(5, v)),
+                              daemon=True)
     served.start()
     received = bytearray()
     theirs.settimeout(2)
@@ -226,14 +250,19 @@ def test_r_clock_3_a_phone_that_hung_up_is_marked_dead_and_its_greenlet_woken():
     hub.publish(5, 3)  # gone from the writer: nothing written to a closed socket
 
 
-def test_r_clock_3_the_heartbeat_is_written_to_every_phone_and_one_per_event_checks_the_version():
+def test_r_clock_3_the_heartbeat_is_written_to_every_phone_in_slices(monkeypatch):
+    import live.notices
+    monkeypatch.setattr(live.notices, "BEAT_SLICE", 2)
+    yields = []
+    real_sleep = time.sleep
+    monkeypatch.setattr(live.notices.time, "sleep", lambda s: yields.append(s) if s == 0 else real_sleep(s))
     hub = Hub(heartbeat_s=30)
-    phones = [phone_pair(hub, 5) for _ in range(3)]
+    phones = [phone_pair(hub, 5) for _ in range(3)] + [phone_pair(hub, 6) for _ in range(2)]
     hub.beat()
     for _, theirs in phones:
         theirs.settimeout(2)
         assert chunks(theirs.recv(100)) == [b": heartbeat\n\n"]
-    assert [p.check for p, _ in phones].count(True) == 1
+    assert yields == [0, 0]  # after the 2nd and the 4th of 5 heartbeats: taps run in between
 
 
 def test_r_clock_3_a_phone_joining_behind_the_newest_version_gets_it_at_once():
@@ -248,12 +277,13 @@ def test_r_clock_3_a_phone_joining_behind_the_newest_version_gets_it_at_once():
 def idle(phone, timeout: float = 5) -> None:
     """Wait until the phone's greenlet has finished what it was sending."""
     deadline = time.monotonic() + timeout
-    while (phone.busy or phone.behind or phone.pending or phone.check) and time.monotonic() < deadline:
+    while (phone.busy or phone.behind or phone.pending) and time.monotonic() < deadline:
         time.sleep(0.005)
 
 
-def test_r_clock_3_the_phones_greenlet_renders_a_missing_version_and_reads_after_a_lost_notice():
+def test_r_clock_3_the_phones_greenlet_renders_a_missing_version_and_one_found_by_the_heartbeat_round():
     hub = Hub(heartbeat_s=30)
+    hub.stored_versions = lambda event_ids: {5: 3}  # version 3 is stored: its notice was lost
     phone, theirs = phone_pair(hub, 5, seen=1)
     rendered = []
 
@@ -261,19 +291,19 @@ def test_r_clock_3_the_phones_greenlet_renders_a_missing_version_and_reads_after
         rendered.append(version)
         return version, f"id: {version}\n\n".encode()
 
-    served = threading.Thread(target=hub.serve, args=(5, phone, 1, latest, lambda seen: 3 if seen < 3 else None),
-                              daemon=True)
+    served = threading.Thread(target=hub.serve, args=(5, phone, 1, latest), daemon=True)
     served.start()
     theirs.settimeout(2)
-    hub.publish(5, 2)  # a notice without its message: the greenlet renders version 2 and sends it
+    hub.deliver(5, 2)  # a notice without its message: the greenlet renders version 2 and sends it
     assert chunks(theirs.recv(100)) == [b"id: 2\n\n"]
-    idle(phone)  # a heartbeat due while the greenlet sends is skipped: wait until it is done
-    hub.beat()  # the heartbeat, then this phone's catch-up read finds version 3 stored (its notice lost)
-    received = b""
-    while received.count(b"\r\n") < 4:
-        received += theirs.recv(100)
-    assert chunks(received) == [b": heartbeat\n\n", b"id: 3\n\n"]
     idle(phone)
+    hub.beat()  # the round's read finds version 3: the greenlet renders and sends it
+    received = b""
+    while b"id: 3" not in received:
+        received += theirs.recv(100)
+    idle(phone)
+    # the heartbeat goes before version 3 or, while the greenlet sends it, is skipped
+    assert [c for c in chunks(received) if c != b": heartbeat\n\n"] == [b"id: 3\n\n"]
     assert rendered == [2, 3] and phone.version == 3
     theirs.close()
     hub.beat()
