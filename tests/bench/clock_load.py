@@ -609,13 +609,16 @@ class HostSocket:
         sent_box.append(time.perf_counter())
         self.writer.write(frame)
         while True:
-            for opcode, payload in ws_frames(self.buffer):
+            answer = None
+            for opcode, payload in ws_frames(self.buffer):  # every frame read, a ping after the answer too
                 if opcode == 0x8:
                     raise RuntimeError(f"the host's line closed: {payload[2:]!r}")
                 if opcode == 0x9:  # the server's ping every 25 s: answered, as a browser does
                     self.writer.write(ws_frame(payload, 0xA))
-                if opcode == 0x1:
-                    return json.loads(payload)["status"], time.perf_counter()
+                if opcode == 0x1 and answer is None:
+                    answer = json.loads(payload)["status"], time.perf_counter()
+            if answer is not None:
+                return answer
             data = await asyncio.wait_for(self.reader.read(65536), 10)
             if not data:
                 raise RuntimeError("the host's line closed")

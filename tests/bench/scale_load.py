@@ -171,6 +171,7 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
     replies: list[float] = []
     slow: list[float] = []  # when each tap answered in over SLOW_MS was sent (perf_counter)
     errors: dict[str, int] = {}
+    errors_seen: list[tuple[float, str]] = []  # the first few, with when (s into the run): what went wrong
     left_behind = 0
     taps = 0
     rss_samples: list[int] = []
@@ -193,6 +194,8 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
                                          else post_action(server.port, head, body, sent_box))
             except (TimeoutError, OSError, RuntimeError) as problem:  # RuntimeError: the line closed
                 errors[type(problem).__name__] = errors.get(type(problem).__name__, 0) + 1
+                if len(errors_seen) < ERRORS_KEPT:
+                    errors_seen.append((round(time.perf_counter() - t0, 1), f"night {event_id}: {problem!r}"))
                 if line:
                     line.close()
                 await asyncio.sleep(rng.uniform(low, high))
@@ -223,24 +226,36 @@ async def run_league(server: Server, host: Organiser, event_ids: list[int], opts
             rss_samples.append(sum(server.rss_kb().values()))
             await asyncio.sleep(5)
 
+    machine: list[tuple[float, list[int]]] = []  # (s into the run, /proc/stat's cpu jiffies)
+
+    async def sample_machine() -> None:
+        while time.perf_counter() < deadline:
+            machine.append((time.perf_counter() - t0, cpu_jiffies()))
+            await asyncio.sleep(MACHINE_EVERY_S)
+
     services = Services(opts.redis_url_used, opts.pg_url_used)
     before = await asyncio.to_thread(services.read)
     cpu0, m0, t0 = server.cpu_seconds(), machine_ticks(), time.perf_counter()
     load0 = os.getloadavg()[0]
-    await asyncio.gather(sample_rss(), *(night(event_id) for event_id in event_ids))
+    started_at = time.time()
+    await asyncio.gather(sample_rss(), sample_machine(), *(night(event_id) for event_id in event_ids))
     seconds = time.perf_counter() - t0
     after = await asyncio.to_thread(services.read)
     out.update({
         "host_line": opts.host_line, "seconds": seconds, "taps": taps, "taps_per_s": taps / seconds, "deliveries": len(deliveries),
         "deliveries_per_s": len(deliveries) / seconds, "delivery_ms": summary(deliveries) if deliveries else None,
-        "host_action_ms": summary(replies) if replies else None, "errors": errors, "left_behind": left_behind,
+        "host_action_ms": summary(replies) if replies else None, "errors": errors, "errors_seen": errors_seen,
+        "left_behind": left_behind,
         "lost_streams": sum(1 for f in fanouts.values() for p in f.phones if p.closed.done()),
         "server_cpu_pct": (server.cpu_seconds() - cpu0) / seconds * 100,
         "machine_busy_pct": machine_busy_pct(m0, machine_ticks()), "loadavg_before": load0,
         "loadavg_after": os.getloadavg()[0], "rss_mib_max": max(rss_samples, default=0) / 1024,
         "rss_kb_per_process": server.rss_kb(), "services": Services.delta(before, after),
-        "slow_taps": bursts([t - t0 for t in slow]),
+        "slow_taps": bursts([t - t0 for t in slow]), "started_at": started_at,
+        "machine_steal_pct": during(machine, 0, seconds)["steal_pct"],
     })
+    out["slow_taps"]["machine"] = [during(machine, start - MACHINE_EVERY_S, end + MACHINE_EVERY_S)
+                                   for start, _, end in out["slow_taps"]["bursts"]]
     for fanout in fanouts.values():
         for phone in fanout.phones:
             phone.transport.close()
@@ -278,6 +293,7 @@ def run(opts) -> dict:
             finally:
                 gc.enable()
             server.stop()
+            results["server_errors"] = server_errors(workdir / "gunicorn.log")
     finally:
         if server is not None:
             server.kill()
@@ -286,12 +302,46 @@ def run(opts) -> dict:
 
 
 SLOW_MS = 100  # a tap answered slower than the target's p99
+ERRORS_KEPT = 10  # errors reported word for word
+MACHINE_EVERY_S = 0.5  # how often the machine's CPU time is read, to tell what it did during a burst
+
+
+def cpu_jiffies() -> list[int]:
+    """The machine's CPU time so far from /proc/stat: user, nice, system, idle, iowait, irq,
+    softirq, steal (jiffies)."""
+    return [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+
+
+def during(samples: list[tuple[float, list[int]]], start: float, end: float) -> dict:
+    """What the machine's CPUs did from `start` to `end` (s into the run), from the samples around
+    it: the share of time stolen by the hypervisor (another guest ran), waiting on the disk, and
+    busy (steal included), in %. A burst of slow taps while the VM was not running is the VM's."""
+    inside = [fields for t, fields in samples if start <= t <= end]
+    before = [fields for t, fields in samples if t < start][-1:]
+    after = [fields for t, fields in samples if t > end][:1]
+    span = before + inside + after
+    if len(span) < 2:
+        return {"steal_pct": None, "iowait_pct": None, "busy_pct": None}
+    delta = [b - a for a, b in zip(span[0], span[-1])]
+    total = max(1, sum(delta))
+    return {"steal_pct": round(100 * delta[7] / total, 1), "iowait_pct": round(100 * delta[4] / total, 1),
+            "busy_pct": round(100 * (total - delta[3] - delta[4]) / total, 1)}
+
+
+def server_errors(logfile: Path) -> list[str]:
+    """The first lines of the server's log that tell of an error (a traceback, a logged error or
+    warning): kept before the run's folder is removed, to say why a client saw one."""
+    if not logfile.exists():
+        return []
+    told = [line for line in logfile.read_text(errors="replace").splitlines()
+            if any(word in line for word in ("Traceback", "Error", "ERROR", "WARNING", "[CRITICAL]"))]
+    return told[:ERRORS_KEPT]
 
 
 def bursts(times: list[float], within: float = 1.0) -> dict:
     """Taps answered in over SLOW_MS, by when they were sent (seconds into the run): how many, and
-    the bursts they come in (taps less than `within` s apart), each as (start s, taps), so that a
-    cause on a timer (a heartbeat round every 20 s) shows as its period."""
+    the bursts they come in (taps less than `within` s apart), each as (start s, taps, end s), so
+    that a cause on a timer (a heartbeat round every 20 s) shows as its period."""
     groups: list[list[float]] = []
     for t in sorted(times):
         if groups and t - groups[-1][-1] < within:
@@ -300,7 +350,7 @@ def bursts(times: list[float], within: float = 1.0) -> dict:
             groups.append([t])
     starts = [g[0] for g in groups]
     gaps = [b - a for a, b in zip(starts, starts[1:])]
-    return {"count": len(times), "bursts": [(round(g[0], 1), len(g)) for g in groups],
+    return {"count": len(times), "bursts": [(round(g[0], 1), len(g), round(g[-1], 1)) for g in groups],
             "median_gap_s": statistics.median(gaps) if gaps else None}
 
 
@@ -323,9 +373,20 @@ def report(r: dict) -> str:
         lines.append(f"taps answered in over {SLOW_MS} ms: {slow['count']} in {len(slow['bursts'])} bursts"
                      + (f", a median {slow['median_gap_s']:.1f} s apart" if slow["median_gap_s"] is not None else "")
                      + "; first bursts (s into the run, taps): "
-                     + ", ".join(f"{start}:{n}" for start, n in slow["bursts"][:12]))
+                     + ", ".join(f"{start}:{n}" for start, n, _ in slow["bursts"][:12]))
+        worst = sorted(zip(slow["bursts"], slow.get("machine", [{}] * len(slow["bursts"]))),
+                       key=lambda pair: -pair[0][1])[:5]
+        lines.append("largest bursts, and the machine then (steal, iowait, busy %): " + "; ".join(
+            f"{start}–{end} s {n} taps: {m.get('steal_pct')}, {m.get('iowait_pct')}, {m.get('busy_pct')}"
+            for (start, n, end), m in worst))
+    if r.get("machine_steal_pct") is not None:
+        lines.append(f"CPU time stolen from this VM over the run: {r['machine_steal_pct']} %")
     lines.append(f"RSS of all server processes: max {r['rss_mib_max']:.1f} MiB; server CPU {r['server_cpu_pct']:.0f} % "
                  f"of one core")
+    for at, problem in r.get("errors_seen", []):
+        lines.append(f"error at {at} s: {problem}")
+    for line in r.get("server_errors", []):
+        lines.append(f"server log: {line}")
     s = r["services"]
     if s:
         lines.append("services: " + ", ".join(f"{k} {v:.1f}" for k, v in s.items()))

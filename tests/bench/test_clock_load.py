@@ -35,3 +35,26 @@ def test_the_hosts_taps_by_post_reach_every_phone_too():
                                       "--host-line", line])
         latency = clock_load.run(opts)["latency"]
         assert latency["host_line"] == line and latency["deliveries_ms"]["n"] == 5 * 4
+
+
+def test_the_host_lines_client_answers_a_ping_that_comes_right_after_a_taps_answer():
+    """A ping read in the same chunk as the tap's answer is answered too, as a browser answers it:
+    else the server closes the line at its next ping ("Ping/Pong timeout")."""
+    import asyncio
+
+    class Written(list):
+        write = list.append
+
+    async def tap_once():
+        line = clock_load.HostSocket(1, 1, "")
+        line.reader, line.writer = asyncio.StreamReader(), Written()
+        answer = b'{"status":200,"state":{}}'
+        line.reader.feed_data(bytes([0x81, len(answer)]) + answer + bytes([0x89, 4]) + b"ping")
+        status, _ = await line.tap(b"action=pause", [])
+        return status, line.writer
+
+    status, written = asyncio.run(tap_once())
+    assert status == 200 and len(written) == 2  # the tap, then the pong
+    pong = written[1]
+    assert pong[0] == 0x8A and pong[1] == 0x80 | 4  # a masked pong of the ping's 4 bytes
+    assert bytes(b ^ pong[2 + i % 4] for i, b in enumerate(pong[6:])) == b"ping"
