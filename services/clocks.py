@@ -176,6 +176,8 @@ def touch(event: Event) -> None:
     db.session.execute(update(Event).where(Event.id == event.id).values(clock_version=Event.clock_version + 1)
                        .execution_options(synchronize_session=False))
     db.session.expire(event)
+
+
 def stored_versions(event_ids: list[int]) -> dict[int, int]:
     """R-CLOCK-3: {event id: clock version} as committed, for the events a process's phones watch:
     one read per heartbeat round, so a lost change notice is found within a round."""
