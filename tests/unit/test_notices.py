@@ -73,7 +73,7 @@ def test_r_clock_3_a_heartbeat_round_reads_every_served_event_once_and_wakes_tho
     current = [waiter(hub, 2, 0) for _ in range(20)]
     time.sleep(0.05)
     hub.beat()
-    for thread, got in behind + current:
+    for thread, _ in behind + current:
         thread.join(2)
     assert reads == [[1, 2]]  # one read for both events and their 40 streams
     assert [got for _, got in behind] == [[4]] * 20
