@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from league.results_file import parse_results
 from services import leagues, results
 from services.models import User
+from tests.e2e.test_public_pages import check_fits
 from wiring.extensions import db
 
 SLUG = "harbour-league"
@@ -157,12 +158,6 @@ def check_month(page, standings, tickets, shootout, highroller):
     expect(page.locator("#month h2", has_text="Monthly Final tickets")).to_contain_text(str(len(tickets)))
     expect(page.locator("#month h2", has_text="Top-10 Shoot-out")).to_contain_text(str(len(shootout)))
     expect(page.locator("#month h2", has_text="High-roller Final")).to_contain_text(str(len(highroller)))
-
-
-def check_fits(page, width):
-    """No sideways scrolling on a phone `width` CSS pixels wide."""
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= width, f"the page scrolls sideways: {scroll_width}px wide on a {width}px screen"
 
 
 def check_month_nav_taps(page):
