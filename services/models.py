@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from flask import current_app
 from flask_login import UserMixin
 from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, inspect
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
@@ -161,7 +162,7 @@ class User(UserMixin, db.Model):
 
     def set_password(self, password: str) -> None:
         """Store only a salted hash; a new password signs every other session out."""
-        self.password_hash = generate_password_hash(password)
+        self.password_hash = generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
         self.rotate_session_token()
 
     def check_password(self, password: str) -> bool:

@@ -15,7 +15,9 @@ from app import create_app
 from services import leagues
 from wiring.extensions import db
 
-TEST_CONFIG = {"TESTING": True, "SECRET_KEY": "test-secret", "RATELIMIT_ENABLED": True}
+# A cheap password hash: the tests set thousands of passwords, and scrypt costs ~50 ms each by design.
+TEST_CONFIG = {"TESTING": True, "SECRET_KEY": "test-secret", "RATELIMIT_ENABLED": True,
+               "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1"}
 # The server the PostgreSQL runs use (trust auth on loopback); each run's databases carry a name of
 # their own, as other runs may share the server.
 PG = os.environ.get("SHUFFLEUP_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")

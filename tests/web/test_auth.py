@@ -52,3 +52,23 @@ def test_login_is_rate_limited(client, organiser):
     # even the right password waits out the limit
     assert client.post("/login", data={"username": "organiser", "password": "pw-organiser",
                                        "csrf_token": token}).status_code == 429
+
+
+def test_production_hashes_passwords_with_scrypt_and_any_stored_method_still_logs_in(tmp_path, client, organiser):
+    """The hash method is a setting: scrypt unless configured (the tests' own is cheap); a login
+    checks a stored hash by the method it names, so changing the setting locks nobody out."""
+    from app import create_app
+    from services.models import User
+    from wiring.extensions import db
+    production = create_app({"TESTING": True, "SECRET_KEY": "x",
+                             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'other.db'}"})
+    assert production.config["PASSWORD_HASH_METHOD"] == "scrypt"
+    with production.app_context():
+        user = User(username="x", display_name="X", role="host", league_id=1)
+        user.set_password("pw")
+        assert user.password_hash.startswith("scrypt:") and user.check_password("pw")
+        scrypt_hash = user.password_hash
+    assert organiser.password_hash.startswith("pbkdf2:sha256:1$")
+    organiser.password_hash = scrypt_hash
+    db.session.commit()
+    assert login(client, "organiser", "pw").status_code == 302
