@@ -1,4 +1,5 @@
-"""The results file organisers import (DESIGN.md "Interfaces"): parsed and checked whole, in plain Python.
+"""The results file organisers import (the CLI's import-results, the organiser's Import page): parsed
+and checked whole, in plain Python.
 
 Columns: date (YYYY-MM-DD), start_time (HH:MM, optional), venue, event_type, position (ties share a
 number, the next skips: 1,2,2,4), player, status (played by default, no_show with an empty position,

@@ -2,7 +2,8 @@
 process holding that event's live connections.
 
 Without REDIS_URL the notices stay in this process; with it they travel through Redis pub/sub,
-so a pause made through process A reaches a phone connected to process B (DESIGN.md "Scale").
+so a pause made through process A reaches a phone connected to process B (any worker, on any
+machine, may serve any night: nothing is kept in one process only).
 A notice carries the version and the message the changing process rendered for it once
 (`Hub.rendered`), so no process reads the state again for it; a process that missed notices
 (Redis drops them for a disconnected subscriber) finds them in its next heartbeat round's one read.
