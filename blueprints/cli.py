@@ -1,5 +1,5 @@
-"""`flask --app app league …`: import results, query standings and qualifiers (DESIGN.md "Interfaces"), and
-export or import a whole league."""
+"""`flask --app app league …`: import results, query standings and qualifiers (as text, or as the
+same JSON the league's API serves), and export or import a whole league."""
 import json
 import os
 
@@ -59,7 +59,9 @@ def import_results_command(file, league_name, create, kind, replace):
 @click.option("--league", "league_name", required=True)
 @click.option("--month", help="YYYY-MM")
 @click.option("--year", help="YYYY")
-@click.option("--json", "as_json", is_flag=True, help="Print DESIGN.md's JSON shape.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON, as /api/leagues/<league>/standings serves it: standings, a list of each "
+                   "player's rank, name, points and events.")
 def standings_command(league_name, month, year, as_json):
     """Print the monthly (R-STD-1) or season (R-STD-2) table."""
     if bool(month) == bool(year):
@@ -80,7 +82,9 @@ def standings_command(league_name, month, year, as_json):
 @league_cli.command("qualifiers")
 @click.option("--league", "league_name", required=True)
 @click.option("--month", required=True, help="YYYY-MM")
-@click.option("--json", "as_json", is_flag=True, help="Print DESIGN.md's JSON shape.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON, as /api/leagues/<league>/qualifiers serves it: monthly_final, top10_shootout "
+                   "and highroller_final, each a list of players.")
 def qualifiers_command(league_name, month, as_json):
     """Print the month's Monthly Final tickets, Top-10 Shoot-out and High-roller Final entrants (R-QUAL, R-FIN)."""
     league = _league(league_name)

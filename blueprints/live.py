@@ -37,7 +37,9 @@ def clock_json(event_id: int):
 
 @bp.route("/events/<int:event_id>/stream")
 def clock_stream(event_id: int):
-    """R-CLOCK-3: server-sent events with the clock fragment, sent at once and at every host action.
+    """R-CLOCK-3: server-sent events, a message at once and one at every host action: the clock's
+    state and the field's figures as one line of JSON (live/announce.py `stream_json`), from which
+    clock.js draws the clock; the blind structure rides along only when it changed.
 
     The first message always carries the current state, so a reconnecting phone catches up
     whatever it missed; each heartbeat round re-reads the versions in case a notice was lost
@@ -64,7 +66,7 @@ def clock_stream(event_id: int):
             cached = latest(newer)
             if cached[0] <= version:
                 # a notice for a version this database doesn't have (e.g. another database's event
-                # with the same id on a shared Redis): don't re-render in a loop; wait for a change
+                # with the same id on a shared Redis): don't make the message again in a loop; wait
                 version = newer
                 continue
             version, message = cached

@@ -1,4 +1,5 @@
-"""The results file organisers import (DESIGN.md "Interfaces"): parsed and checked whole, in plain Python.
+"""The results file organisers import (the CLI's import-results, the organiser's Import page): parsed
+and checked whole, in plain Python.
 
 Columns: date (YYYY-MM-DD), start_time (HH:MM, optional), venue, event_type, position (ties share a
 number, the next skips: 1,2,2,4), player, status (played by default, no_show with an empty position,
@@ -122,6 +123,22 @@ def parse_results(text: str) -> list[EventResults]:
     if text.startswith("\ufeff"):
         text = text[1:]
     reader = csv.DictReader(io.StringIO(text, newline=""))
+    reader.fieldnames = _header(reader)
+    errors: list[str] = []
+    results = _checked_events(_read_events(reader, errors), errors)
+    if not results and not errors:
+        errors.append("line 2: the file has a header but no results")
+    if errors:
+        errors.sort(key=lambda message: int(message.split(":")[0].split()[1]))
+        if len(errors) > MAX_ERRORS:
+            errors = errors[:MAX_ERRORS] + [f"… and {len(errors) - MAX_ERRORS} more problems"]
+        raise ResultsFileError(errors)
+    return results
+
+
+def _header(reader: csv.DictReader) -> list[str]:
+    """The header line's column names, as the rows are read by; ResultsFileError when a required
+    column is missing, one is unknown or named twice, or there is no header at all."""
     header = [(name or "").strip().casefold() for name in (reader.fieldnames or [])]
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     unknown = [c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
@@ -137,16 +154,19 @@ def parse_results(text: str) -> list[EventResults]:
         if len(set(header)) != len(header):
             problems.append("a column is named twice")
         raise ResultsFileError(["line 1: " + "; ".join(problems)])
-    reader.fieldnames = header
+    return header
 
-    errors: list[str] = []
+
+def _read_events(reader: csv.DictReader, errors: list[str]) -> dict[tuple, dict]:
+    """Every row checked on its own and grouped by event (date, start, venue), in file order; each
+    bad row's problem goes to `errors` and the row is left out."""
     events: dict[tuple, dict] = {}
-    line = 1
+    width = len(reader.fieldnames or ())
     try:
         for record in reader:
             line = reader.line_num
             if None in record or any(value is None for value in record.values()):
-                errors.append(f"line {line}: expected {len(header)} fields, found a different number")
+                errors.append(f"line {line}: expected {width} fields, found a different number")
                 continue
             values = {k: (v or "").strip() for k, v in record.items()}
             if not any(values.values()):
@@ -164,7 +184,12 @@ def parse_results(text: str) -> list[EventResults]:
             event["rows"].append(ResultRow(line, row.player, row.position, row.status))
     except csv.Error as problem:
         errors.append(f"line {reader.line_num}: {problem}")
+    return events
 
+
+def _checked_events(events: dict[tuple, dict], errors: list[str]) -> list[EventResults]:
+    """R-PTS-6: each event's results, a player at most once and the positions a valid finishing
+    order; each problem goes to `errors`."""
     results = []
     for (date, start_time, _), event in events.items():
         found = EventResults(date, start_time, event["venue"], event["type"], tuple(event["rows"]))
@@ -180,11 +205,4 @@ def parse_results(text: str) -> list[EventResults]:
             errors.append(f"line {found.first_line}: positions in {found.describe()} (lines {lines}) "
                           f"do not form a valid finishing order: {problem}")
         results.append(found)
-    if not results and not errors:
-        errors.append("line 2: the file has a header but no results")
-    if errors:
-        errors.sort(key=lambda message: int(message.split(":")[0].split()[1]))
-        if len(errors) > MAX_ERRORS:
-            errors = errors[:MAX_ERRORS] + [f"… and {len(errors) - MAX_ERRORS} more problems"]
-        raise ResultsFileError(errors)
     return results

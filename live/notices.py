@@ -2,7 +2,8 @@
 process holding that event's live connections.
 
 Without REDIS_URL the notices stay in this process; with it they travel through Redis pub/sub,
-so a pause made through process A reaches a phone connected to process B (DESIGN.md "Scale").
+so a pause made through process A reaches a phone connected to process B (any worker, on any
+machine, may serve any night: nothing is kept in one process only).
 A notice carries the version and the message the changing process rendered for it once
 (`Hub.rendered`), so no process reads the state again for it; a process that missed notices
 (Redis drops them for a disconnected subscriber) finds them in its next heartbeat round's one read.
@@ -29,7 +30,7 @@ class Hub:
     One threading.Event per event and generation (gevent's under its worker): publishing sets it
     once, every waiting stream wakes without contending for a shared lock, and the message for a
     version is rendered once and reused as bytes for every phone (measured: 58 µs per delivery,
-    against 130 µs with one Condition for all; docs/benchmarks-clock.md).
+    against 130 µs with one Condition for all; session 1 in docs/benchmarks-clock.md's history).
     """
 
     def __init__(self, heartbeat_s: float = HEARTBEAT_S) -> None:
@@ -65,7 +66,7 @@ class Hub:
         """Block until the event's version exceeds `seen` (→ the version) or the next heartbeat (→ None).
 
         No timer per wait: one heartbeat for the whole process wakes every waiter (`beat`), which
-        saves a timer's start and stop on every delivery (measured in docs/benchmarks-clock.md).
+        saves a timer's start and stop on every delivery (session 2 in docs/benchmarks-clock.md's history).
         """
         self._keep_beating()
         with self._lock:
@@ -223,10 +224,10 @@ class Hub:
                 self._rendered[event_id] = (version, message)
 
     def rendered(self, event_id: int, version: int, render: Callable[[], tuple[int, object]]):
-        """The payload for this version, rendered once per process however many phones listen.
+        """The stream's message for this version, made once per process however many phones listen.
 
-        `render` returns (version it actually rendered, payload); a payload newer than asked for
-        is fine, an older cached one is replaced.
+        `render` returns (the version it actually made it for, the message: live/announce.py); a
+        message newer than asked for is fine, an older cached one is replaced.
         """
         cached = self._rendered.get(event_id)
         if cached and cached[0] >= version:
@@ -313,8 +314,9 @@ class RedisHub(Hub):
 
     def publish(self, event_id: int, version: int) -> None:
         """Send through Redis (this process hears it back like every other); deliver locally too,
-        so this process's own phones don't wait on the round trip. The message rendered for this
-        version goes along (3 KB), so no other process has to read and render it again."""
+        so this process's own phones don't wait on the round trip. The message made for this
+        version goes along (a line of JSON, a few hundred bytes), so no other process has to read
+        and make it again."""
         self.deliver(event_id, version)
         notice = f"{event_id}:{version}:".encode()
         cached = self._rendered.get(event_id)

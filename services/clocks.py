@@ -1,5 +1,6 @@
-"""An event's clock in the database: read it, change it (one host action, one transaction), and
-describe it for every screen. league/clock.py decides; this module stores and publishes."""
+"""An event's clock in the database: read it, change it (one host action, one transaction, which
+the caller commits and announces), and the blind structure in the JSON form and digest every screen
+gets. league/clock.py decides; this module stores; live/ makes and sends what the screens read."""
 from __future__ import annotations
 
 import dataclasses

@@ -188,7 +188,7 @@ def generate_nights(rng: random.Random, members: Sequence[str], venues: Sequence
 
 
 def results_csv(events: Sequence[EventResults]) -> str:
-    """The events as a results file (DESIGN.md "Interfaces"), header first."""
+    """The events as a results file (league/results_file.py reads it back), header first."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["date", "start_time", "venue", "event_type", "position", "player", "status"])

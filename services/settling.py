@@ -148,27 +148,10 @@ def correct(event: Event, fixes: dict[int, Fix], reason: str, journal: Journal, 
         entry = by_id.get(entry_id)
         if entry is None or entry_id not in current:
             raise Refused("That player did not play in this night.")
-        name = entry.member.name
-        if fix.status not in CORRECTABLE:
-            raise Refused(f"{name}: choose played, disqualified or no-show.")
-        if fix.hand is not None and fix.hand < 1:
-            raise Refused(f"{name}: the hand they went out in is a number from 1 (the first out).")
-        if fix.stack is not None and fix.stack < 0:
-            raise Refused(f"{name}: their chips at the start of the hand can't be negative.")
-        if fix.status == EntryStatus.NO_SHOW:
-            fix = Fix(fix.status, None, None)
-        if fix.hand is None:
-            fix = Fix(fix.status, None, None)
-        if fix == current[entry_id]:
-            continue
-        if entry_id in deal:
-            raise Refused(f"{name} was placed by the deal: the chip count fixed their place and share, "
-                          "so it stays as agreed.")
-        if fix.status == EntryStatus.DQ and fix.hand is None:
-            raise Refused(f"{name}: give the disqualification its place in the order (the hand number "
-                          "they were disqualified after).")
-        wanted[entry_id] = fix
-        changes.append(f"{name}: {_said(current[entry_id])} → {_said(fix)}")
+        changed = _checked_fix(entry.member.name, fix, current[entry_id], entry_id in deal)
+        if changed is not None:
+            wanted[entry_id] = changed
+            changes.append(f"{entry.member.name}: {_said(current[entry_id])} → {_said(changed)}")
     if not changes:
         raise Refused("Nothing changed: correct a player's hand, status or chips first.")
     journal.touch(event)
@@ -180,6 +163,39 @@ def correct(event: Event, fixes: dict[int, Fix], reason: str, journal: Journal, 
             continue
         # Every position is placed afresh from the hands (a stored one would read as an older record's).
         entry.status, entry.bust_hand, entry.stack_at_bust, entry.position = fix.status, fix.hand, fix.stack, None
+    _settle_again(event, entries, journal)
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=CORRECTION_KIND,
+                          rule_id="R-MEM-2", reason=why, detail={"changes": changes}))
+    return changes
+
+
+def _checked_fix(name: str, fix: Fix, current: Fix, dealt: bool) -> Fix | None:
+    """R-PTS-5..7: one player's corrected result as it will be stored (a no-show, or no hand, keeps
+    no hand and no stack), or None when it is what the night has already. Refused: not a result a
+    night can hold, or a change to a player the deal placed."""
+    if fix.status not in CORRECTABLE:
+        raise Refused(f"{name}: choose played, disqualified or no-show.")
+    if fix.hand is not None and fix.hand < 1:
+        raise Refused(f"{name}: the hand they went out in is a number from 1 (the first out).")
+    if fix.stack is not None and fix.stack < 0:
+        raise Refused(f"{name}: their chips at the start of the hand can't be negative.")
+    if fix.status == EntryStatus.NO_SHOW or fix.hand is None:
+        fix = Fix(fix.status, None, None)
+    if fix == current:
+        return None
+    if dealt:
+        raise Refused(f"{name} was placed by the deal: the chip count fixed their place and share, "
+                      "so it stays as agreed.")
+    if fix.status == EntryStatus.DQ and fix.hand is None:
+        raise Refused(f"{name}: give the disqualification its place in the order (the hand number "
+                      "they were disqualified after).")
+    return fix
+
+
+def _settle_again(event: Event, entries: list[Entry], journal: Journal) -> None:
+    """R-PTS-5..7, R-PAY-1, R-QUAL-1/2: place every position again from the corrected entries, then
+    points, prizes and the month's tickets. Refused when the corrected night is impossible, or when
+    it would take away a Monthly Final ticket already presented at the final."""
     try:
         finished = place(event, journal, entries)
     except Refused as problem:
@@ -199,9 +215,6 @@ def correct(event: Event, fixes: dict[int, Fix], reason: str, journal: Journal, 
     if lost:
         raise Refused(f"That correction would take away {lost[0]}'s Monthly Final ticket, already "
                       "presented at the final. Nothing was changed.")
-    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=CORRECTION_KIND,
-                          rule_id="R-MEM-2", reason=why, detail={"changes": changes}))
-    return changes
 
 
 CORRECTION_KIND = "result_correction"

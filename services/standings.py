@@ -24,7 +24,8 @@ def ticket_holders(league: League, month: str) -> list[Ticket]:
 
 def qualifiers(league: League, month: str, table: list[StandingRow] | None = None) -> dict[str, list[dict]]:
     """R-QUAL-1..5 and R-FIN: who holds Monthly Final tickets, who made the Top-10 Shoot-out, and the
-    High-roller Final entrants with their starting stacks, in DESIGN.md's JSON shape."""
+    High-roller Final entrants with their starting stacks, as the API and `flask league qualifiers
+    --json` give them."""
     table = month_standings(league, month) if table is None else table
     return {
         "monthly_final": [
@@ -39,7 +40,7 @@ def qualifiers(league: League, month: str, table: list[StandingRow] | None = Non
 
 
 def standings_json(table: list[StandingRow]) -> dict[str, list[dict]]:
-    """DESIGN.md's standings shape."""
+    """R-STD-1/2: the table as the API and `flask league standings --json` give it."""
     return {"standings": [{"rank": r.rank, "player": r.player, "points": r.points, "events": r.events}
                           for r in table]}
 

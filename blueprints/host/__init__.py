@@ -1,7 +1,7 @@
 """The host's blueprint: one host (or an organiser) runs the night from a phone. One blueprint, so
 every URL and `url_for("host.…")` is the same whichever module holds the view:
 
-- nights: the start page and a new night
+- nights: the start page, a new night, and a night edited or cancelled before play
 - clock:  the clock's controls and the blind structure editor (R-CLOCK-1..4)
 - line:   the clock's taps over one WebSocket the host's screen keeps open (R-CLOCK-3/4)
 - roster: check-in, seats, bonus chips, bust-outs, the deal and settling, each one journalled

@@ -406,7 +406,8 @@ def player_action(event_id: int):
     away an arrival (R-MEM-1), check in a walk-in or a new member (R-LATE-1/4), photo ID seen,
     pre-registration and missed blinds (R-LATE-3), bust-outs (R-PTS-5/6, several in one hand by
     stacks), disqualification (R-PTS-5), seats (R-SEAT-1..4), bonus chips (R-CHIP), the deal
-    (R-PTS-7, R-PAY-2) and settling. An op the roster doesn't have is refused, nothing written.
+    (R-PTS-7, R-PAY-2), settling, re-entry and rebuy (R-ENTRY, their handlers in floor.py) and
+    Undo. An op the roster doesn't have is refused, nothing written.
     A refusal (422) is the roster with the reason beside the button tapped (`tapped`); where the
     rule allows the host's ruling (R-LATE-1, R-CHIP-2, R-MEM-2) with the override form too."""
     event = my_event(event_id)

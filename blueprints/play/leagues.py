@@ -119,7 +119,7 @@ def event_results(event_id: int):
 
 @bp.route("/leagues/<slug>/nights")
 def coming_nights(slug: str):
-    """Issue 5 (no rule governs the calendar): the league's coming nights, venue by venue: running
+    """No rule governs the calendar: the league's coming nights, venue by venue: running
     now or scheduled from today (the league's local date), each linked to its live clock (R-CLOCK-3).
     A phone holding a member card of the league gets each night's pre-registration (R-LATE-3)."""
     league = _league_or_404(slug)

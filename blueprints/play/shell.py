@@ -50,7 +50,7 @@ bp.record_once(_remember_shell)
 
 @bp.route("/manifest.webmanifest")
 def manifest():
-    """Issue 5, PWA: the web app manifest: installable, standalone, opening on the home page."""
+    """PWA: the web app manifest: installable, standalone, opening on the home page."""
     home = url_for("play.home")
     icon = lambda name: url_for("static", filename=f"icons/{name}")  # noqa: E731
     body = {
@@ -72,7 +72,7 @@ def manifest():
 
 @bp.route("/sw.js")
 def service_worker():
-    """Issue 5, PWA: the service worker, from the site root so that its scope is every page.
+    """PWA: the service worker, from the site root so that its scope is every page.
 
     no-cache: the browser asks again on every check, so a deploy reaches phones on their next visit.
     """
@@ -90,5 +90,5 @@ def service_worker():
 
 @bp.route("/offline")
 def offline():
-    """Issue 5, PWA: what the service worker shows for a page it cannot fetch and never saved."""
+    """PWA: what the service worker shows for a page it cannot fetch and never saved."""
     return render_template("play/offline.html")
