@@ -56,18 +56,25 @@ pdf-libs:
 	  fi; \
 	fi
 
+# Every suite runs in parallel (pytest-xdist): one worker a core, each with its own database copies
+# (SQLite files under its own temporary folder, PostgreSQL databases named at random) and its own
+# ports; worksteal evens out the long browser and fault tests. PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
+
 test: install chromium pdf-libs
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 test-fast: install pdf-libs
-	$(BIN)/python -m pytest tests/unit tests/web
+	$(PYTEST) tests/unit tests/web
 
-# The web suite and the races again on PostgreSQL (127.0.0.1:5432, user postgres, trust auth; or
-# SHUFFLEUP_TEST_PG=postgresql://…/postgres): a database migrated once and a copy for each test.
-# The other services tests run on PostgreSQL in `make test` already.
+# The web tests marked both_databases again on PostgreSQL (127.0.0.1:5432, user postgres, trust auth;
+# or SHUFFLEUP_TEST_PG=postgresql://…/postgres): a database migrated once and a copy for each test.
+# Each such module says why it runs on both; the rest run on SQLite alone. The services tests (the
+# races, faults, rights, several processes) run on PostgreSQL in `make test` already.
 test-pg: install pdf-libs
-	$(BIN)/python -m pytest tests/web tests/services/test_races.py --db=postgresql
+	$(PYTEST) tests/web --db=postgresql -m both_databases
 
 bench: install
 	SHUFFLEUP_BENCH_SCALE=full $(BIN)/python -m pytest tests/bench --benchmark-enable --benchmark-only

@@ -30,6 +30,14 @@ def pytest_addoption(parser):
                           "$SHUFFLEUP_TEST_DATABASE)")
 
 
+def pytest_collection_modifyitems(config, items):
+    """A test runs on both databases only for a reason it states (`make test-pg` runs those)."""
+    for item in items:
+        for mark in item.iter_markers("both_databases"):
+            if not (mark.args and str(mark.args[0]).strip()):
+                raise pytest.UsageError(f"{item.nodeid}: both_databases needs the reason it runs on PostgreSQL too")
+
+
 def pytest_report_header(config):
     return f"database: {config.getoption('--db')}"
 

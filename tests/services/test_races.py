@@ -22,8 +22,8 @@ pytestmark = pytest.mark.services
 
 
 def pytest_generate_tests(metafunc):
-    """Both databases in `make test`; PostgreSQL alone in `make test-pg` (--db=postgresql), which
-    would otherwise run the SQLite races a second time."""
+    """Both databases in `make test` (the races are what differs most between them); PostgreSQL alone
+    when run with --db=postgresql, which would otherwise run the SQLite races a second time."""
     if "race_app" in metafunc.fixturenames:
         on = ["postgresql"] if metafunc.config.getoption("--db") == "postgresql" else list(DATABASES)
         metafunc.parametrize("race_app", on, indirect=True)

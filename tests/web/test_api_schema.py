@@ -13,6 +13,8 @@ from services.models import Event, Member, User, Venue
 from tests.fixtures.results import five_player_night, seed_results
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases("generated query values (ids past the integer range, odd text) reach the SQL")
+
 
 def _documented(rule: str) -> str:
     return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule)

@@ -13,6 +13,9 @@ from tests.conftest import csrf_token, login
 from tests.web.test_clock import tap
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "two phones taking one new name meet the database's unique constraint (IntegrityError)")
+
 
 def join(client, event, name, adult=True, under_21=False, **extra):
     token = csrf_token(client, f"/check-in/{event.check_in_code}")

@@ -26,6 +26,9 @@ from services.models import (
 from tests.conftest import make_app
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "a whole league out and back in: column types, JSON columns and id sequences differ by database")
+
 
 def rich_league():
     """The demo league (a month of nights, tonight running, a deal) plus a row in every other table."""

@@ -26,6 +26,9 @@ from tests.fixtures import tonight as seed
 from tests.web.test_check_in import host_op
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "random input on every route reaches the SQL, and the two databases refuse different values")
+
 # Per role and per test: 4 roles x 2 tests x 150 = 1,200 requests, every table compared around each
 # refusal. SHUFFLEUP_FUZZ_EXAMPLES=5000 explores further (a longer run, by hand).
 EXAMPLES = int(os.environ.get("SHUFFLEUP_FUZZ_EXAMPLES", "150"))

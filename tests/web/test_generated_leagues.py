@@ -11,6 +11,9 @@ from collections import defaultdict
 
 import pytest
 
+pytestmark = pytest.mark.both_databases(
+    "standings and tickets come from SQL sums and orderings, where NULLs and ties sort by each database's rules")
+
 BASE = [750, 550, 400, 300, 275, 250, 225, 200, 175, 150]
 TYPES = ["nightly"] * 8 + ["highroller"] * 2 + ["monthly_final", "top10_shootout"]
 

@@ -11,6 +11,8 @@ from tests.conftest import make_app
 from wiring import health
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases("the 503 while the database is down comes from each driver's own errors")
+
 
 def closed_port() -> int:
     """A loopback port nothing listens on."""

@@ -32,6 +32,8 @@ from tests.fixtures.tonight import tonight
 from wiring import health
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases("the line reads the night and the login in one hand-built SQL statement")
+
 WAIT_S = 10  # every wait is bounded: a line that never answers fails its test instead of hanging the run
 AGENT = "shuffleup-line-test"  # one User-Agent for the login and the line, as one browser sends
 

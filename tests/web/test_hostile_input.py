@@ -10,6 +10,9 @@ from tests.web.test_clock import clock
 from tests.web.test_structure_editor import post as post_structure
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "odd text (a NUL, look-alike letters, case) reaches the SQL, and each database takes it its own way")
+
 
 def count(model):
     return db.session.scalar(db.select(db.func.count()).select_from(model))

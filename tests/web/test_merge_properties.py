@@ -4,12 +4,15 @@ ticket and member code to the kept record; undoing it puts every row back exactl
 import datetime as dt
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from services import Refused, leagues, members
 from services.models import Entry, Event, Member, MemberCode, Ticket, Venue, utcnow
 from wiring.extensions import db
+
+pytestmark = pytest.mark.both_databases("a merge moves rows between members under unique and foreign-key constraints")
 
 MERGES = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 WHO = st.sampled_from(["kept", "merged", "both", "neither"])

@@ -9,6 +9,9 @@ from flask_migrate import downgrade, upgrade
 from tests.conftest import make_app
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "the migrations' DDL is each dialect's own (SQLite rebuilds a table to alter it)")
+
 
 @pytest.fixture
 def empty_app(empty_database):

@@ -5,6 +5,9 @@ from sqlalchemy.exc import IntegrityError
 from services.models import Member, Ruling
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "the database's own CHECK, UNIQUE and foreign-key constraints refuse what the models let through")
+
 
 def test_r_mem_2_rulings_are_append_only(app, league):
     ruling = Ruling(league_id=league.id, kind="late_entry_override", rule_id="R-LATE-1", reason="car broke down")

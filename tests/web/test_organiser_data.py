@@ -12,6 +12,9 @@ from tests.conftest import csrf_token, login, make_app
 from tests.fixtures.results import HEADER, five_player_night, seed_results
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "a results file imported in one transaction and refused whole: a rollback after many inserts")
+
 DATA = "/organiser/harbour-league/data"
 GOOD = HEADER + "".join(
     f"2026-11-0{day},19:00,Rose,nightly,{p},{name},\n"

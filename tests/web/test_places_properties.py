@@ -7,6 +7,7 @@ the field as it finally stands, computed here independently of league.finishing.
 import datetime as dt
 
 import hypothesis
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,9 @@ from services.field import prize_table
 from services.journal import Journal, last_action, undo
 from services.models import Entry, Event, User, Venue
 from wiring.extensions import db
+
+pytestmark = pytest.mark.both_databases(
+    "random nights through the services: positions and points read back through SQL orderings")
 
 NIGHTS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 STACKS = st.sampled_from([0, 1_000, 2_500, 2_500, 5_000, 12_000])

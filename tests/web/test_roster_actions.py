@@ -13,6 +13,9 @@ from tests.web.test_check_in import host_op, seat_players
 from tests.web.test_clock import tap
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "each action is one transaction behind the conditional UPDATE of the night's version")
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 # The templates whose forms post to the host's roster (the structure editor posts elsewhere).
 ROSTER_FORMS = ("host/_players.html", "host/_search.html", "play/card.html")

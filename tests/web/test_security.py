@@ -1,9 +1,14 @@
 """Logins that can be revoked, the security headers, per-account login limits, and who may move a
 member's card to a new phone."""
+import pytest
+
 from services.models import User
 from tests.conftest import csrf_token, login
 from wiring.extensions import db
 from wiring.security import WORKER_POLICY
+
+pytestmark = pytest.mark.both_databases(
+    "logins and revocable session tokens are found by the database's own string comparison")
 
 
 def _remember_cookie(client) -> str:

@@ -9,6 +9,9 @@ from services.models import Action, Event
 from tests.web.test_check_in import entries, host_op, seat_players
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "undo re-inserts deleted rows with their old ids, which PostgreSQL's sequences do not see")
+
 
 def actions(night):
     db.session.expire_all()
