@@ -14,12 +14,13 @@ have it sooner (docs/benchmarks-clock.md). Every check a POST passes still appli
   the night, is refused at the next tap and the line closes).
 
 A tap is the controls' form as a POST would send it (urlencoded). The answer to a tap that went
-through is `{"status": 200, "state": …}`: the phones' own message (live/announce.py), which clock.js
-takes as it takes the stream's, keeping the controls in step with it (their version, main button,
-level and called clock), so no fragment is rendered for it. A refusal's answer is `{"status",
-"controls"}`, with the controls and their words, as a refused POST answers. clock.js opens the line
-and sends the taps over it while it is open, and over HTTP otherwise (no WebSocket, a proxy that
-refuses the upgrade, the line down): the host never waits on it.
+through is `{"status": 200, "state": …}`: the phones' own message (live/announce.py), which the
+page's clock (static/js/clock.js) takes as it takes the stream's, the controls kept in step with it
+(their version, main button, level and called clock), so no fragment is rendered for it. A
+refusal's answer is `{"status", "controls"}`, with the controls and their words, as a refused POST
+answers. The controls' script (static/host/controls.js) opens the line and sends the taps over it
+while it is open, and over HTTP otherwise (no WebSocket, a proxy that refuses the upgrade, the line
+down): the host never waits on it.
 """
 import contextlib
 import hmac

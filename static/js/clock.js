@@ -1,7 +1,9 @@
 // ShuffleUp's live clock (R-CLOCK-1..4) and this phone's seat (R-SEAT-1..4). Each [data-clock]
 // holds the stored state and structure; the view is derived at server time, Date.now() + an offset
 // measured against /api/time. New states come over the stream (server-sent events, opened here:
-// no htmx on a player's page), or by polling while that is down.
+// no htmx on a player's page), or by polling while that is down. The host's controls are in
+// host/controls.js, loaded on the host's page only, so no phone downloads them: it follows the
+// clock through the "shuffleup:clock" event below and window.shuffleupClock.
 const MINUTE_MS = 60000;
 const { max, min, ceil, floor, round } = Math;
 const find = selector => document.querySelector(selector);
@@ -206,7 +208,11 @@ function adoptFragments() {
   for (const element of findAll("[data-clock]")) {
     element._clock = element._clock || takeClock(JSON.parse(element.dataset.clock));
   }
-  syncControls();
+  stateChanged();
+}
+// A newer state is on screen: say so (the host's controls follow it), then paint it.
+function stateChanged() {
+  document.dispatchEvent(new Event("shuffleup:clock"));
   tick();
 }
 
@@ -272,26 +278,6 @@ function adoptMyEntry() {
   announcedSeat = seat;
 }
 
-// R-CLOCK-3: the host's form follows newer states, so a tap after another screen's isn't refused.
-function syncControls() {
-  const form = find("#controls");
-  const clock = find("[data-clock]")?._clock;
-  if (!form || !clock || +form.elements.version.value >= clock.version) return;
-  form.elements.version.value = clock.version;
-  const select = form.querySelector("select");
-  const main = form.querySelector("[data-main]");
-  const state = clock.state;
-  if (select && document.activeElement !== select) select.value = derive(clock, serverNow()).index + 1;
-  if (main) {
-    [main.value, main.textContent] = !state.started ? ["start", "Start"]
-      : state.running_since_ms != null ? ["pause", "Pause"] : ["resume", "Resume"];
-  }
-  if (clock.shot && form.elements.seat) form.elements.seat.value = "";   // the called clock shows it now
-  for (const row of findAll("[data-shot-on]", form)) row.hidden = !clock.shot;
-  for (const row of findAll("[data-shot-off]", form)) row.hidden = !!clock.shot;
-  form.querySelector(".error")?.remove();
-}
-
 // NTP-style: of five samples, the one with the shortest round trip. The first sync takes three, so
 // the page's first load makes fewer requests and the clock is right sooner, and two more follow
 // 20 s later, kept only if one of them has a shorter round trip than the first three's best.
@@ -333,8 +319,7 @@ async function fetchClock(live) {
     const clock = takeClock(await getJSON(live.dataset.clockUrl));
     for (const element of findAll("[data-clock]", live)) element._clock = clock;
   } catch { /* down: the stream, or the next poll, brings it */ }
-  syncControls();
-  tick();
+  stateChanged();
 }
 // Poll the JSON every 5 s while the stream is down.
 function pollSoon() {
@@ -377,8 +362,7 @@ function takeState(live, json) {
   // The prize ladder as the server rendered it: it changes only with a new state, never with a tick.
   const ladder = element.querySelector('[data-field="ladder"]');
   if (ladder && fresh.ladder != null && ladder.innerHTML !== fresh.ladder) ladder.innerHTML = fresh.ladder;
-  syncControls();
-  tick();
+  stateChanged();
 }
 // The stream of a live wrapper. The browser reconnects by itself after a dropped connection; after a
 // refused one (a 503 while the server restarts) this tries again, waiting twice as long each time
@@ -399,100 +383,6 @@ function listen(live, retries = 0) {
 }
 on("offline", () => showConnection("offline"), window);
 on("online", () => showConnection(streamLost ? "down" : "live"), window);
-// The host's page: its tap's answer brings the clock's state too (htmx, out of band: #clock-state).
-for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap"]) {
-  on(name, event => {
-    const state = event.target?.id === "clock-state" ? event.target : null;   // the element swapped in
-    if (state?.dataset.state) takeState(find("[data-stream-url]"), state.dataset.state);
-    else adoptFragments();
-  });
-}
-// The host's refused tap (a stale version, a rule) comes with the current controls: show them.
-on("htmx:beforeSwap", event => {
-  const detail = event.detail;
-  if (detail.target.id === "controls" && [400, 409, 422].includes(detail.xhr.status)) {
-    detail.shouldSwap = true;
-    detail.isError = false;
-  }
-});
-// Why a tap did nothing, atop the controls, where the thumb is.
-function refuseTap(form, text = "No answer from the server, so nothing changed. Tap again.") {
-  if (!form) return;
-  const error = form.querySelector(".error")
-    || form.insertBefore(document.createElement("p"), form.querySelector(".control-main"));
-  error.className = "error";
-  error.setAttribute("role", "alert");
-  error.textContent = text;
-}
-const unsent = event => refuseTap(event.target.closest?.("#controls"));
-on("htmx:sendError", unsent);
-on("htmx:timeout", unsent);
-
-// R-CLOCK-3: the host's line (blueprints/host/line.py), one WebSocket the night screen keeps open:
-// each tap goes over it as the form htmx would post, and its answer is the phones' message (for a
-// refusal, the controls the POST answers), so the phones have the tap without a request's HTTP
-// work. While the line is not open (no WebSocket, a proxy that refuses it, the line down and trying
-// again) htmx posts the tap as before.
-const LINE_TIMEOUT_MS = 8000;   // as the form's hx-request timeout
-let line = null, lineTap = null, lineRetries = 0, lineClosed = "";
-function openLine() {
-  const form = find("#controls[data-line-url]");
-  if (!form || !window.WebSocket || line || lineClosed || !navigator.onLine) return;
-  const url = new URL(form.dataset.lineUrl, location.href);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  const socket = line = new WebSocket(url);
-  socket.onopen = () => { lineRetries = 0; };
-  socket.onmessage = message => answerTap(message.data);
-  socket.onclose = event => {
-    if (line !== socket) return;
-    line = null;
-    if (event.code === 4403 || event.code === 4404) lineClosed = event.reason;   // logged out, night gone
-    if (lineTap) endTap(lineClosed || undefined);
-    if (lineClosed) return;
-    lineRetries = min(lineRetries * 2 || 1, 32);
-    setTimeout(openLine, lineRetries * 1000);
-  };
-}
-function endTap(refusal) {
-  const tap = lineTap;
-  lineTap = null;
-  clearTimeout(tap.timer);
-  tap.button?.classList.remove("htmx-request");
-  if (refusal !== null) refuseTap(find("#controls"), refusal);
-}
-function answerTap(data) {
-  if (!lineTap) return;
-  let answer;
-  try { answer = JSON.parse(data); } catch { answer = {}; }
-  if (answer.status === 503) {   // the database down: the notice app.js shows for a refused POST
-    endTap(null);
-    const notice = find("#unavailable") || Object.assign(document.createElement("p"), { id: "unavailable", className: "error" });
-    notice.setAttribute("role", "alert");
-    notice.textContent = answer.error;
-    return find("#controls").prepend(notice);
-  }
-  if (!answer.state && !answer.controls) return endTap(answer.error);
-  endTap(null);
-  find("#unavailable")?.remove();
-  // A tap that went through brings the phones' message, which keeps the controls in step as the
-  // stream's does; a refusal brings the controls with its words.
-  if (answer.state) takeState(find("[data-stream-url]"), answer.state);
-  else htmx.swap(find("#controls"), answer.controls, { swapStyle: "outerHTML" });
-}
-on("htmx:configRequest", event => {
-  const detail = event.detail;
-  if (detail.elt.id !== "controls" || line?.readyState !== WebSocket.OPEN) return;
-  event.preventDefault();
-  if (lineTap) return;   // one tap at a time, as the form's hx-sync="this:drop"
-  const button = detail.triggeringEvent?.submitter;
-  button?.classList.add("htmx-request");
-  lineTap = { button, timer: setTimeout(() => { line?.close(); if (lineTap) endTap(); }, LINE_TIMEOUT_MS) };
-  line.send(new URLSearchParams(detail.formData).toString());
-});
-on("online", openLine, window);
-on("visibilitychange", () => { if (!document.hidden) openLine(); });
-openLine();
-
 // A hidden page loses its Wake Lock: ask again, and re-measure, on return.
 const keepAwake = () => {
   if (navigator.wakeLock && !document.hidden && (!wakeLock || wakeLock.released)) {
@@ -532,7 +422,8 @@ on("click", event => {
   if (soundOn) unlockAudio().then(() => alarm("minute"));
 });
 
-// For the browser tests and tests/bench/clock_sync.py.
+// For the host's controls (host/controls.js: `take` a state its tap brought, `adopt` what htmx swapped
+// in), the browser tests and tests/bench/clock_sync.py.
 window.shuffleupClock = {
   get offset() { return offsetMs; },
   get rtt() { return rttMs; },
@@ -542,6 +433,8 @@ window.shuffleupClock = {
     const clock = find("[data-clock]")?._clock;
     return clock && derive(clock, at ?? serverNow());
   },
+  take: json => takeState(find("[data-stream-url]"), json),
+  adopt: adoptFragments,
   derive, shotView, clockTime, chips,
 };
 showSound();

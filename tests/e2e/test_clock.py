@@ -604,6 +604,27 @@ def test_the_script_derives_what_league_clock_derives(night, phone):
         assert (got["remaining_ms"], got["phase"]) == (want.remaining_ms, want.phase), at
 
 
+def test_only_the_hosts_page_downloads_the_hosts_controls(night, phone):
+    """The host's clock controls (static/host/controls.js: the controls kept in step, the host's line)
+    are a module of their own: a player's phone and the big screen download clock.js alone, the
+    host's night page both."""
+    def scripts(page):
+        loaded = []
+        page.on("request", lambda request: loaded.append(request.url.partition("?")[0].removeprefix(night.url))
+                if request.resource_type == "script" else None)
+        return loaded
+
+    for url in (night.player, night.screen):
+        page = phone()
+        loaded = scripts(page)
+        page.goto(url)
+        expect(page.locator("[data-connection]")).to_have_text("Live")
+        assert "/static/js/clock.js" in loaded and not [path for path in loaded if "/host/" in path], (url, loaded)
+    host_loaded = []
+    open_host(phone, night, prepare=lambda page: host_loaded.append(scripts(page)))
+    assert {"/static/js/clock.js", "/static/host/controls.js"} <= set(host_loaded[0]), host_loaded
+
+
 def test_the_player_page_is_light(night, phone):
     """The player page's first load (its page, styles and scripts; the worker's in test_pwa.py)
     stays within 25,000 B compressed (the pub's wifi, a phone's data), and no htmx on it."""

@@ -193,6 +193,21 @@ def test_player_and_screen_pages(client, night):
     assert client.get("/events/12345/screen").status_code == 404
 
 
+def test_only_the_hosts_night_page_loads_the_hosts_controls(client, night):
+    """The host's clock controls (static/host/controls.js) are a module of their own, run after clock.js
+    on the host's night page: a player's clock page and the big screen load clock.js alone, even
+    for a host logged in on them."""
+    modules = re.compile(r'<script type="module" src="/static/([^"?]+)\?v=[0-9a-f]{12}"></script>')
+    player_pages = (f"/events/{night.id}", f"/events/{night.id}/screen")
+    for path in player_pages:
+        assert modules.findall(client.get(path).get_data(as_text=True)) == ["js/clock.js"], path
+    login(client, "host", "pw-host")
+    host_page = client.get(f"/host/events/{night.id}").get_data(as_text=True)
+    assert modules.findall(host_page) == ["js/clock.js", "host/controls.js"]
+    for path in player_pages:
+        assert modules.findall(client.get(path).get_data(as_text=True)) == ["js/clock.js"], path
+
+
 def test_the_stream_sends_the_current_clock_at_once(client, night):
     """R-CLOCK-3: a stream opens with the clock as it stands: one line of JSON, the structure named by
     its digest (the page that opened the stream holds the structure itself)."""

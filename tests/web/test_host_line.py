@@ -260,7 +260,7 @@ def test_r_clock_3_a_tap_over_the_line_answers_the_phones_message_and_reaches_ev
 
         started = tap(line, harry, "start", 0)
 
-        # the answer is the message every phone got (clock.js keeps the controls in step from it)
+        # the answer is the message every phone got (host/controls.js keeps the controls in step from it)
         assert started["status"] == 200 and set(started) == {"status", "state"}
         assert started["state"]["version"] == 1 and started["state"]["state"]["started"]
         for phone in phones:
@@ -396,7 +396,7 @@ def test_r_clock_3_a_host_logged_out_elsewhere_is_refused_at_the_next_tap_and_th
 
 def test_r_clock_3_the_server_writes_nothing_after_the_lines_close_and_ends_the_connection(night, caplog):
     """A browser takes anything after the close frame (an HTTP answer) for a broken frame and loses
-    the close's code and reason, which clock.js reads; and it waits for the server to end the
+    the close's code and reason, which host/controls.js reads; and it waits for the server to end the
     connection. werkzeug's server (make dev, the browser tests) must do both, whichever side closed."""
     harry = Browser(night.base).login("harry", "pw-harry", night.event_id)
     leaving = Wire(harry, night.event_id)  # the night screen goes to another page: its close, 1001
