@@ -10,6 +10,7 @@ from flask_login import current_user
 from live.announce import announce
 from services import Refused, clocks, deals, journal, leagues
 from services.models import Entry, Event, League
+from services.night_snapshot import NightSnapshot, read_night
 from wiring.extensions import db
 
 
@@ -110,8 +111,14 @@ def cast_vote(event: Event, voter: Callable[[], Entry | None]) -> str | None:
     return None
 
 
+class HostAction(journal.Journal):
+    """A host action's journal, and once committed `night`: the night as the action left it, read once
+    for the host's answer and every phone's message."""
+    night: NightSnapshot | None = None
+
+
 @contextmanager
-def host_action(event: Event, kind: str, summary: str = "", *, record: bool = True) -> Iterator[journal.Journal]:
+def host_action(event: Event, kind: str, summary: str = "", *, record: bool = True) -> Iterator[HostAction]:
     """One host action on the night as one transaction that Undo can take back (the journal).
 
     First the read transaction ends and the event's write lock is taken (its version moves on), so
@@ -122,15 +129,19 @@ def host_action(event: Event, kind: str, summary: str = "", *, record: bool = Tr
     nothing is written, and the refusal goes on to the caller. `record=False` is for Undo alone,
     which marks an earlier action undone instead of being one.
     """
+    # Made before the lock: its commit leaves the login and the event to load again on first read.
+    log = HostAction(event, current_user.id, kind, summary)
     lock_event(event)
-    log = journal.Journal(event, current_user.id, kind, summary)
     try:
         yield log
         if record:
             log.action.summary = log.action.summary[:200]
             log.record()
-        db.session.commit()
+        commit_as_is()
     except Exception:
         db.session.rollback()
         raise
-    announce(event)
+    # The night as the action left it, read once for every screen: the phones' message here, and
+    # the host's answer (`log.night`).
+    log.night = read_night(event)
+    announce(event, night=log.night)

@@ -16,6 +16,7 @@ from flask import render_template
 from live import notices
 from live.payload import clock_payload
 from services.models import Event
+from services.night_snapshot import NightSnapshot
 from wiring.extensions import db
 
 # The payload's keys a stream message carries: what clock.js cannot derive from state + structure.
@@ -74,14 +75,15 @@ def sse_message(version: int, data: str) -> bytes:
     return f"id: {version}\nevent: clock\ndata: {data}\n\n".encode()
 
 
-def announce(event: Event, *, structure: bool = False) -> dict:
+def announce(event: Event, *, structure: bool = False, night: NightSnapshot | None = None) -> dict:
     """R-CLOCK-3: after a committed change, wake every screen of the event, in every process
-    (`structure`: the change was to the blind structure, which the message then carries).
+    (`structure`: the change was to the blind structure, which the message then carries; `night`:
+    the night as the change left it, when the caller has read it).
 
     The message is made here, once, before any stream wakes: the first phone need not read
     the state again.
     """
-    clock = clock_payload(event)
+    clock = clock_payload(event, night=night)
     hub = notices.hub()
     hub.rendered(event.id, clock["version"], lambda: clock_message(event, clock, structure=structure))
     hub.publish(event.id, clock["version"])

@@ -7,10 +7,11 @@ from flask import current_app
 
 from league import clock
 from live import seats
-from services import field, pool_shares
+from services import pool_shares
 from services.clocks import now_ms, state_of, structure_digest, structure_json, structure_of, with_registration_close
 from services.journal import NOT_JOURNALLED
 from services.models import Event
+from services.night_snapshot import NightSnapshot, read_night
 
 # The event's columns that the clock's own writes change (services/clocks.py): the field's part of
 # the payload does not depend on them, so a tap keeps it.
@@ -18,12 +19,13 @@ _CLOCK_COLUMNS = NOT_JOURNALLED["events"]
 _FIELD_KEPT = 1024  # events whose field part one process keeps (cleared past it)
 
 
-def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int | None = None) -> dict[str, Any]:
+def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int | None = None,
+                  night: NightSnapshot | None = None) -> dict[str, Any]:
     """The clock as JSON for /api/events/<id>/clock and every live screen.
 
     Devices tick locally from `state` and `structure` plus their offset from `server_time_ms`;
     the derived fields are the truth at `server_time_ms` for anything that just reads once.
-    The rest is `streamed`'s (what a stream message carries), with `field_version` as there.
+    The rest is `streamed`'s (what a stream message carries), with `field_version` and `night` as there.
     """
     at_ms = now_ms() if at_ms is None else at_ms
     v = with_registration_close(event, clock.view(structure_of(event), state_of(event), at_ms))
@@ -37,12 +39,13 @@ def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int 
         "next": None if nxt is None else {
             "index": nxt.index, "is_break": nxt.is_break, "label": nxt.label, "minutes": nxt.minutes,
             "small_blind": nxt.small_blind, "big_blind": nxt.big_blind, "ante": nxt.ante},
-        **streamed(event, at_ms, field_version=field_version),
+        **streamed(event, at_ms, field_version=field_version, night=night),
         "structure": structure_json(event),
     }
 
 
-def streamed(event: Event, at_ms: int | None = None, *, field_version: int | None = None) -> dict[str, Any]:
+def streamed(event: Event, at_ms: int | None = None, *, field_version: int | None = None,
+             night: NightSnapshot | None = None) -> dict[str, Any]:
     """R-CLOCK-3/4, R-PAY-1/3: the payload's part that clock.js cannot derive from the state and the
     structure, which a stream message carries (live/announce.py `stream_json`): the stored state,
     the called clock and the field's figures, without working out the level (a host's tap makes
@@ -50,10 +53,11 @@ def streamed(event: Event, at_ms: int | None = None, *, field_version: int | Non
 
     The field's part (players left, seats, average stack, prizes) is `field_part`'s, kept while
     the event's version stands; `field_version` is the version whose field the event shows when
-    that is not its own (the clock tap that moved the version on changed the clock only).
+    that is not its own (the clock tap that moved the version on changed the clock only); `night`
+    the night as the caller read it after its change, if it has.
     """
     state = state_of(event)
-    part = field_part(event, state.version if field_version is None else field_version)
+    part = field_part(event, state.version if field_version is None else field_version, night)
     shot = None
     if event.shot_started_ms is not None:
         rule = clock.shot_rule((event.settings or {}).get("shot_clock_seconds") or event.league.shot_clock_seconds)
@@ -75,14 +79,15 @@ def streamed(event: Event, at_ms: int | None = None, *, field_version: int | Non
     }
 
 
-def field_part(event: Event, version: int) -> dict[str, Any]:
+def field_part(event: Event, version: int, night: NightSnapshot | None = None) -> dict[str, Any]:
     """R-PTS-5, R-CHIP-3, R-PAY-1, R-SEAT-1..4: the payload's part that only the field changes (players
     left, the seat digest, the average stack, the prize table), as of the event's `version`.
 
     Every write to a night's entries, bonus chips or journal moves its version on (lock_event), and
     a clock tap moves it on without touching them (`carry`): so this process reads the field (three
-    queries) once per change of the field, not once per tap and per stream message. What else it
-    reads, the event's own columns and its league's settings, is compared on every call.
+    queries, services.night_snapshot) once per change of the field, not once per tap and per stream
+    message; given the `night` the caller read, none. What else it reads, the event's own columns
+    and its league's settings, is compared on every call.
     """
     kept = _kept()
     inputs = _inputs(event)
@@ -91,10 +96,10 @@ def field_part(event: Event, version: int) -> dict[str, Any]:
             cached[2] is None or cached[2] == _league_inputs(event)):
         return cached[3]
     had_league = "league" in event.__dict__
-    entries = field.entries_of(event)
-    _, average = field.chip_count(event, entries)
-    part = {"players_left": field.players_left(event, entries), "seats": seats.seat_digest(event, entries),
-            "average_stack": average, "prizes": tuple(field.prize_table(event, entries))}
+    night = read_night(event) if night is None else night
+    _, average = night.chip_count()
+    part = {"players_left": night.players_left, "seats": seats.seat_digest(night),
+            "average_stack": average, "prizes": tuple(night.prizes)}
     # The league's settings count only if reading the field read them (a night without the settings'
     # snapshot, a final's kind): when the league was loaded already, it is counted to be safe.
     league = _league_inputs(event) if had_league or "league" in event.__dict__ else None

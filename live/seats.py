@@ -6,8 +6,8 @@ import hashlib
 from dataclasses import dataclass
 
 from league.statuses import EntryStatus
-from services.models import Action, Entry, Event
-from wiring.extensions import db
+from services.models import Entry, Event
+from services.night_snapshot import NightSnapshot
 
 SEAT_BUCKETS = 64  # entries hash into buckets by id: a phone compares its own bucket only
 
@@ -18,28 +18,12 @@ SEAT_HASH_CHARS = 3  # per bucket: a change goes unseen (until the 60 s fallback
 UNSEATED = "unseated"  # seat_token for a phone that shows no seat (waiting, not drawn yet, out)
 
 
-# R-PEN-2: a penalty's return time goes in too, so the player's phone hears of a penalty like a seat.
-_SEAT_ROWS = db.select(Entry.id, Entry.status, Entry.table_no, Entry.seat_no, Entry.position, Entry.penalty_until)
-
-
 def _seat_prefix(event: Event, final: bool) -> str:
     # The event's status and deal state go into every bucket: they change what every phone shows
     # (the points once settled, "Vote on the deal"), and only a few times a night. So does the final
     # table (R-SEAT-4): a phone still showing an old alert hears "Final table" even when its seat
     # stays the same.
     return f"{event.status},{event.deal_status},{'final' if final else ''};"
-
-
-# The journal's kind for R-SEAT-4's redraw (the roster's "Draw the final table").
-FINAL_TABLE_ACTION = "final"
-
-
-def _final_table_on(event_id: int) -> bool:
-    # R-SEAT-4: the final table has been drawn (and not undone). Not "everyone at one table": a night
-    # small enough for one table was drawn there and never "moves to the final table".
-    drawn = db.select(Action.id).where(Action.event_id == event_id, Action.kind == FINAL_TABLE_ACTION,
-                                       Action.undone_at.is_(None)).limit(1)
-    return db.session.scalar(drawn) is not None
 
 
 def _bucket_hash(prefix: str, rows) -> str:
@@ -49,27 +33,29 @@ def _bucket_hash(prefix: str, rows) -> str:
     return hashlib.blake2b(text.encode(), digest_size=2).hexdigest()[:SEAT_HASH_CHARS]
 
 
-def seat_digest(event: Event, entries: list | None = None) -> str:
+def _rows(entries) -> list[tuple]:
+    # R-PEN-2: a penalty's return time goes in too, so the player's phone hears of a penalty like a seat.
+    return [(e.id, e.status, e.table_no, e.seat_no, e.position, e.penalty_until) for e in entries]
+
+
+def seat_digest(night: NightSnapshot) -> str:
     """R-SEAT-1..4, R-PTS-5: every entry's status, table, seat and position as SEAT_BUCKETS hashes
     of SEAT_HASH_CHARS hex digits (bucket = entry id % SEAT_BUCKETS), for the clock payload. A phone refetches
     its own entry only when its bucket changes: a bust-out changes one bucket, a table break at
-    most as many as players moved. One query, or none given the event's `entries` in id order."""
-    rows = db.session.execute(_SEAT_ROWS.where(Entry.event_id == event.id).order_by(Entry.id)) if entries is None \
-        else ((e.id, e.status, e.table_no, e.seat_no, e.position, e.penalty_until) for e in entries)
+    most as many as players moved."""
     buckets: list[list] = [[] for _ in range(SEAT_BUCKETS)]
-    for row in rows:
+    for row in _rows(night.entries):
         buckets[row[0] % SEAT_BUCKETS].append(row)
-    prefix = _seat_prefix(event, _final_table_on(event.id))
+    prefix = _seat_prefix(night.event, night.final_table_drawn)
     return "".join(_bucket_hash(prefix, rows) for rows in buckets)
 
 
-def seat_bucket(entry: Entry) -> tuple[int, str]:
+def seat_bucket(night: NightSnapshot, entry: Entry) -> tuple[int, str]:
     """R-SEAT-1..4: (index, hash) of the entry's bucket, as seat_digest gives it: what its phone
     compares with each new digest."""
     index = entry.id % SEAT_BUCKETS
-    rows = db.session.execute(_SEAT_ROWS.where(Entry.event_id == entry.event_id,
-                                               Entry.id % SEAT_BUCKETS == index).order_by(Entry.id))
-    return index, _bucket_hash(_seat_prefix(entry.event, _final_table_on(entry.event_id)), rows)
+    rows = _rows(e for e in night.entries if e.id % SEAT_BUCKETS == index)
+    return index, _bucket_hash(_seat_prefix(night.event, night.final_table_drawn), rows)
 
 
 @dataclass(frozen=True)
@@ -88,7 +74,7 @@ def seat_token(entry: Entry) -> str:
     return UNSEATED
 
 
-def seat_notice(entry: Entry, was: str | None) -> SeatNotice | None:
+def seat_notice(night: NightSnapshot, entry: Entry, was: str | None) -> SeatNotice | None:
     """R-SEAT-1..4: what to tell a player whose phone last showed `was` (a seat_token): their first
     seat (R-SEAT-1 draw, a late arrival's seat), a move (R-SEAT-2 balancing, R-SEAT-3 a broken
     table) or the final table (R-SEAT-4, once its redraw is in the journal and not undone).
@@ -105,7 +91,7 @@ def seat_notice(entry: Entry, was: str | None) -> SeatNotice | None:
             return None
         if (int(table), int(seat)) == (entry.table_no, entry.seat_no):
             return None
-    final = _final_table_on(entry.event_id)
+    final = night.final_table_drawn
     if was == UNSEATED:
         return SeatNotice("final" if final else "drawn", entry.table_no, entry.seat_no)
     return SeatNotice("final" if final else "moved", entry.table_no, entry.seat_no)

@@ -1,39 +1,39 @@
 """Bust-outs and disqualifications in the database (R-PTS-5, R-PTS-6, R-CHIP-3, R-MEM-2)."""
 from __future__ import annotations
 
-from league import night
+from league import night as rules
 from league.points import PARTICIPANT_STATUSES
 from league.statuses import EntryStatus
 from services import MAX_REASON_LENGTH, Refused, typed_text
-from services.field import chip_count
 from services.journal import Journal
-from services.models import Entry, Event, Ruling
-from services.places import next_step, place
+from services.models import Entry, Ruling
+from services.night_snapshot import NightSnapshot
+from services.places import place
 from wiring.extensions import db
 
 
-def bust(event: Event, stacks: dict[Entry, int | None], journal: Journal) -> dict[Entry, int]:
+def bust(night: NightSnapshot, stacks: dict[Entry, int | None], journal: Journal) -> dict[Entry, int]:
     """R-PTS-5/6: players out in one hand, each with their chips at the start of it (needed when
     several go out together). The hand joins the night's elimination record, and every position is
     derived again from the field as it stands (services.places): they take the worst places still
     open, larger stack higher, equal stacks sharing. Returns their positions."""
-    status = dict(db.session.execute(db.select(Entry.id, Entry.status).where(Entry.event_id == event.id)).all())
+    status = {e.id: e.status for e in night.entries}
     try:
-        night.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == EntryStatus.PLAYING},
+        rules.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == EntryStatus.PLAYING},
                          out={i for i, s in status.items() if s in PARTICIPANT_STATUSES},
                          names={e.id: e.member.name for e in stacks},
                          stacks={e.id: c for e, c in stacks.items()})
     except ValueError as problem:
         raise Refused(str(problem)) from None
-    hand = next_step(event)
+    hand = night.next_step
     for entry, stack in stacks.items():
         journal.touch(entry)
         entry.status, entry.bust_hand, entry.stack_at_bust = EntryStatus.PLAYED, hand, stack
-    positions = place(event, journal).positions
+    positions = place(night, journal).positions
     return {entry: positions[entry.id] for entry in stacks}
 
 
-def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_id: int | None,
+def disqualify(night: NightSnapshot, entry: Entry, reason: str, journal: Journal, user_id: int | None,
                chips: int | None = None) -> int:
     """R-PTS-5, R-MEM-2, R-CHIP-3: a disqualified player is out at this point of the elimination
     order (a step of its own: services.places), so takes the worst open position and moves down
@@ -47,11 +47,12 @@ def disqualify(event: Event, entry: Entry, reason: str, journal: Journal, user_i
         raise Refused("Give the reason for the disqualification.")
     if chips is not None and chips < 0:
         raise Refused("The chips they had can't be negative.")
-    removed = chips if chips is not None else chip_count(event)[1] or 0
+    removed = chips if chips is not None else night.chip_count()[1] or 0
     journal.touch(entry)
-    entry.status, entry.bust_hand, entry.stack_at_bust = EntryStatus.DQ, next_step(event), None
+    entry.status, entry.bust_hand, entry.stack_at_bust = EntryStatus.DQ, night.next_step, None
     entry.chips_removed += removed
+    event = night.event
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
                           rule_id="R-PTS-5", reason=reason,
                           detail={"member": entry.member.name, "table": entry.table_no, "seat": entry.seat_no}))
-    return place(event, journal).positions[entry.id]
+    return place(night, journal).positions[entry.id]

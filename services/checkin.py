@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 
-from league import night
+from league import night as rules
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
 from services import MAX_REASON_LENGTH, Overridable, Refused, finals, nights, typed_text
 from services.clocks import clock_view
-from services.field import drop_entry, entry_of, live_game_elsewhere
+from services.field import entry_of, live_game_elsewhere
 from services.journal import Journal
 from services.members import not_welcome
 from services.models import Entry, Event, Member, Ruling, utcnow
+from services.night_snapshot import read_night
 from services.places import place
 from services.seats import seat_late_arrival
 from wiring.extensions import db
@@ -47,9 +48,9 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     # R-QUAL-3..5: a final admits only its month's qualifiers (the host may override, a ruling).
     finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
-    decision = night.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
+    decision = rules.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
     minutes = event.setting("registration_close_minutes")
-    if decision.reason == night.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
+    if decision.reason == rules.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
         decision = dataclasses.replace(decision, reason=(
             f"Check-in is closed: registration ended after {minutes} minutes of play. "
             "The host can let you in with a reason."))
@@ -74,8 +75,9 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     finals.set_stack(event, entry)  # R-FIN: a final's stack by player
     if by_host and journal:
         db.session.flush()
-        seat_late_arrival(event, entry, journal)
-        place(event, journal)
+        night = read_night(event)
+        seat_late_arrival(night, entry, journal)
+        place(night, journal)
     return entry
 
 
@@ -91,8 +93,9 @@ def confirm(entry: Entry, journal: Journal) -> None:
     if entry.status != EntryStatus.PENDING:
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     journal.touch(entry).status = EntryStatus.PLAYING
-    seat_late_arrival(entry.event, entry, journal)
-    place(entry.event, journal)
+    night = read_night(entry.event)
+    seat_late_arrival(night, entry, journal)
+    place(night, journal)
 
 
 def reject(entry: Entry, journal: Journal) -> None:
@@ -101,5 +104,5 @@ def reject(entry: Entry, journal: Journal) -> None:
     if entry.status not in (EntryStatus.PENDING, REQUESTED):
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     finals.give_back_ticket(entry, journal)  # R-QUAL-3: a ticket presented at a turned-away arrival
-    drop_entry(entry, journal)
+    read_night(entry.event).drop(entry, journal)
 

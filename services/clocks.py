@@ -9,7 +9,7 @@ import json
 import time
 from typing import Any
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, inspect, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from league import clock, structures
@@ -174,7 +174,10 @@ def set_structure(event: Event, structure: structures.Structure, seen_version: i
 def touch(event: Event) -> None:
     """The field changed (arrivals, bust-outs): move the version on so every screen re-reads
     players left and the average stack. The clock itself is unchanged."""
-    db.session.execute(update(Event).where(Event.id == event.id).values(clock_version=Event.clock_version + 1)
+    # The id from the session's identity map: after the lock's commit, reading `event.id` would load
+    # the whole row only to write it again.
+    event_id = inspect(event).identity[0]
+    db.session.execute(update(Event).where(Event.id == event_id).values(clock_version=Event.clock_version + 1)
                        .execution_options(synchronize_session=False))
     db.session.expire(event)
 

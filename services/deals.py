@@ -2,28 +2,29 @@
 result."""
 from __future__ import annotations
 
-from league import night
+from league import night as rules
 from league.statuses import DealMethod, DealStatus, EntryStatus
 from services import Refused
-from services.field import deal_players, prize_table
 from services.journal import Journal
 from services.models import Entry, Event
+from services.night_snapshot import NightSnapshot, read_night
 from services.places import place
 
 
-def deal_offer(event: Event) -> night.DealOffer | None:
+def deal_offer(night: NightSnapshot) -> rules.DealOffer | None:
     """R-PAY-2: chip-chop and ICM splits of the unpaid prizes at the counted stacks."""
-    players = deal_players(event)
+    players = night.deal_players
     counts = {e.id: e.chips_at_deal for e in players}
     if not players or any(c is None for c in counts.values()):
         return None
-    return night.deal_offers(counts, prize_table(event)[:len(players)])
+    return rules.deal_offers(counts, night.prizes[:len(players)])
 
 
 def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journal: Journal) -> None:
     """R-PTS-7, R-PAY-2: the final table wants a deal: take the chip count now and put the split to
     an anonymous ballot on the remaining players' phones."""
-    players = deal_players(event)
+    night = read_night(event)
+    players = night.deal_players
     if event.deal_status == DealStatus.OPEN:
         raise Refused("A deal is already on the ballot.")
     if method not in (DealMethod.CHIP_CHOP, DealMethod.ICM):
@@ -33,7 +34,7 @@ def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journa
     if sum(counts.values()) <= 0:
         raise Refused("The chip counts add up to nothing.")
     try:
-        night.deal_offers({e.id: c for e, c in counts.items()}, prize_table(event)[:len(players)])
+        rules.deal_offers({e.id: c for e, c in counts.items()}, night.prizes[:len(players)])
     except ValueError as problem:
         raise Refused(str(problem)) from None
     journal.touch(event)
@@ -50,9 +51,9 @@ def call_off_deal(event: Event, journal: Journal) -> None:
     journal.touch(event).deal_status = DealStatus.VOID
 
 
-def ballot(event: Event) -> tuple[int, int]:
+def ballot(night: NightSnapshot) -> tuple[int, int]:
     """(votes cast, players voting): the only thing anyone sees of the ballot (R-PAY-2: anonymous)."""
-    players = deal_players(event)
+    players = night.deal_players
     return sum(e.deal_vote is not None for e in players), len(players)
 
 
@@ -69,18 +70,19 @@ def vote(event: Event, entry: Entry, yes: bool, journal: Journal) -> str:
     if entry.deal_vote is not None:
         raise Refused("You have already voted.")
     journal.touch(entry).deal_vote = yes
-    players = deal_players(event)
-    result = night.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
+    night = read_night(event)
+    players = night.deal_players
+    result = rules.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
     if result == "void":
         event.deal_status = DealStatus.VOID
     elif result == "agreed":
-        offer = deal_offer(event)
+        offer = deal_offer(night)
         shares = offer.icm if event.deal_method == DealMethod.ICM else offer.chip_chop
         for player in players:
             journal.touch(player)
             player.status, player.prize = EntryStatus.PLAYED, shares[player.id]
         journal.touch(event).deal_status = DealStatus.AGREED
-        place(event, journal)
+        place(night, journal)
     return result
 
 

@@ -117,12 +117,6 @@ def last_action(event: Event) -> Action | None:
                              .order_by(Action.id.desc()).limit(1))
 
 
-def recent_actions(event: Event, limit: int = 10) -> list[Action]:
-    """The night's last `limit` actions, newest first, those taken back included (`undone_at`)."""
-    return list(db.session.scalars(db.select(Action).options(defer(Action.changes)).where(Action.event_id == event.id)
-                                   .order_by(Action.id.desc()).limit(limit)))
-
-
 def undo_since(event: Event, action_id: int, newest_seen: int | None = None) -> list[Action]:
     """Take back one of the night's actions and every later one, newest first, then it: each undo
     restores what the state was before that action, so the night is as it was before `action_id`.

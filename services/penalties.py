@@ -14,6 +14,7 @@ from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.busts import disqualify
 from services.journal import Journal
 from services.models import Entry, Event, Penalty, Ruling, utcnow
+from services.night_snapshot import read_night
 from wiring.extensions import db
 
 
@@ -89,7 +90,7 @@ def give(event: Event, entry: Entry, kind: str, journal: Journal, user_id: int |
                       rounds=rounds if kind == PenaltyKind.MISSED_ROUNDS else None, hands=away or None,
                       until=rules.return_time(now, away, hands_per_hour(event)) if away else None)
     if kind == PenaltyKind.DISQUALIFICATION:
-        disqualify(event, entry, reason, journal, user_id, chips)  # its own ruling (R-PTS-5)
+        disqualify(read_night(event), entry, reason, journal, user_id, chips)  # its own ruling (R-PTS-5)
         entry.penalty_until = None
     db.session.add(penalty)
     db.session.flush()

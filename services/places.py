@@ -23,20 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from sqlalchemy import func
-
-from league.finishing import Disqualification, Finishing, Hand, Step, finishing_positions, positions_provisional
-from league.statuses import FIELD, PARTICIPANT_STATUSES, DealStatus, EntryStatus, EventStatus
+from league.finishing import Disqualification, Finishing, Hand, Step, finishing_positions
+from league.statuses import FIELD, PARTICIPANT_STATUSES, DealStatus, EntryStatus
 from services import Refused
-from services.clocks import clock_view
 from services.journal import Journal
 from services.models import Entry, Event
-from wiring.extensions import db
 
-# Whose arrival may still push the players out so far down (R-PTS-5, R-LATE-3): pre-registered
-# players not here yet, requests waiting for their buy-in, and phone check-ins not yet confirmed.
-AWAITED = (EntryStatus.REGISTERED, EntryStatus.REQUESTED, EntryStatus.PENDING)
+if TYPE_CHECKING:
+    from services.night_snapshot import NightSnapshot
 
 
 class _Names(Mapping):
@@ -63,16 +59,6 @@ class Record:
     field: tuple[int, ...]
     steps: tuple[Step, ...]
     deal: dict[int, int] | None
-
-
-def entries_of(event: Event) -> list[Entry]:
-    """Every entry of the night, in id order."""
-    return list(db.session.scalars(db.select(Entry).where(Entry.event_id == event.id).order_by(Entry.id)))
-
-
-def next_step(event: Event) -> int:
-    """The `bust_hand` number for the next hand or disqualification: one more than any so far."""
-    return (db.session.scalar(db.select(func.max(Entry.bust_hand)).where(Entry.event_id == event.id)) or 0) + 1
 
 
 def dealt(event: Event, entries: list[Entry]) -> dict[int, int]:
@@ -119,10 +105,10 @@ def record_of(event: Event, entries: list[Entry]) -> Record:
     return Record(field, tuple(steps), deal or None)
 
 
-def finishing(event: Event, entries: list[Entry] | None = None) -> Finishing:
+def finishing(night: NightSnapshot) -> Finishing:
     """R-PTS-5..7: the night's finishing positions as its record stands. Refused (in words for the
     host's phone) when the record can't be placed."""
-    entries = entries_of(event) if entries is None else entries
+    event, entries = night.event, night.entries
     by_id = {e.id: e for e in entries}
     record = record_of(event, entries)
     if record.deal is not None:
@@ -136,33 +122,17 @@ def finishing(event: Event, entries: list[Entry] | None = None) -> Finishing:
         raise Refused(_sentence(str(problem))) from None
 
 
-def place(event: Event, journal: Journal, entries: list[Entry] | None = None) -> Finishing:
+def place(night: NightSnapshot, journal: Journal) -> Finishing:
     """R-PTS-5..7: derive every finishing position from the field as it stands and write each entry's
     `position` where it changed (noted in the journal first, so Undo puts it back). Players still in,
-    and anyone not in the field, have none. Called after every change to the field or the record;
-    `entries` are the night's rows, every one, when the caller has them (settling does)."""
-    entries = entries_of(event) if entries is None else entries
-    result = finishing(event, entries)
-    for entry in entries:
+    and anyone not in the field, have none. Called after every change to the field or the record."""
+    result = finishing(night)
+    for entry in night.entries:
         position = result.positions.get(entry.id) if entry.status in PARTICIPANT_STATUSES else None
         if entry.position != position:
             journal.touch(entry)
             entry.position = position
     return result
-
-
-def provisional(event: Event, entries: list | None = None) -> bool:
-    """R-PTS-5, R-LATE-3: whether the positions shown now may still move down: registration is open,
-    or a player is still awaited (pre-registered, or checked in and not confirmed). Never once the
-    night is settled. `entries` are the night's rows when the caller has them (anything with a status)."""
-    if event.status == EventStatus.SETTLED:
-        return False
-    if entries is None:
-        awaited = db.session.scalar(db.select(func.count()).select_from(Entry).where(
-            Entry.event_id == event.id, Entry.status.in_(AWAITED)))
-    else:
-        awaited = sum(1 for e in entries if e.status in AWAITED)
-    return positions_provisional(clock_view(event).registration_open, awaited=awaited)
 
 
 def _sentence(text: str) -> str:

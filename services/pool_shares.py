@@ -50,7 +50,7 @@ def field_of(counts: dict[str, Counts]) -> int:
 
 def buy_ins_of(counts: dict[str, Counts]) -> int:
     """R-ENTRY-2, R-PAY-1: the buy-ins of those who took a seat, each re-entry and rebuy one more (what
-    the night's prize table counts, services.field.prize_table)."""
+    the night's prize table counts, NightSnapshot.prizes)."""
     return sum(counts.get(status, NONE).buy_ins for status in PARTICIPANT_STATUSES)
 
 

@@ -2,16 +2,16 @@
 cancelling, missed blinds on arrival, and absentees removed at the final table."""
 from __future__ import annotations
 
-from league import night
+from league import night as rules
 from league.members import ADULTS_ONLY
 from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
-from services import Refused, clocks, finals, nights
+from services import Refused, finals, nights
 from services.clocks import clock_view
-from services.field import bonus_chips, drop_entry, entry_of, live_game_elsewhere, stack_of, starting_stack
+from services.field import entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
 from services.members import not_welcome
 from services.models import Entry, Event, Member, utcnow
-from services.places import place
+from services.night_snapshot import NightSnapshot, read_night
 from wiring.extensions import db
 
 
@@ -55,7 +55,7 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
         return "Play has started, so pre-registration is closed: just check in at the venue with the host's QR code."
     elsewhere = live_game_elsewhere(member, event)
     if elsewhere is not None and elsewhere.date == event.date:  # tonight's game doesn't stop next week's
-        return night.one_game_at_a_time(elsewhere.venue.name)
+        return rules.one_game_at_a_time(elsewhere.venue.name)
     return None
 
 
@@ -98,21 +98,8 @@ def cancel_pre_registration(event: Event, member: Member, journal: Journal) -> E
         raise Refused("This game is over.")
     if clock_view(event).started:
         raise Refused("Play has started: your stack is in play. Tell the host if you can't come.")
-    drop_entry(entry, journal)
+    read_night(event).drop(entry, journal)
     return entry
-
-
-def missed_blinds(event: Event, entry: Entry) -> tuple[int, str] | None:
-    """R-LATE-3: the deduction proposed for a pre-registered player who arrived after play began
-    (None when there is nothing to propose or it was already taken)."""
-    if (not entry.pre_registered or entry.arrived_at is None or entry.chips_removed
-            or entry.status != EntryStatus.PLAYING):
-        return None
-    view = clock_view(event)
-    if not view.started:
-        return None
-    amount, text = night.missed_blinds_proposal(clocks.structure_of(event), view)
-    return (amount, text) if amount else None
 
 
 def deduct(entry: Entry, amount: int, journal: Journal) -> None:
@@ -122,29 +109,23 @@ def deduct(entry: Entry, amount: int, journal: Journal) -> None:
     journal.touch(entry).chips_removed = amount
 
 
-def remove_absentees(event: Event, journal: Journal, entries: list[Entry] | None = None) -> int:
+def remove_absentees(night: NightSnapshot, journal: Journal) -> int:
     """R-LATE-3: when the final table forms, pre-registered players who never arrived are removed:
     no points, no place in the field, their chips out of play. They never took a seat, so no
-    position counted them (services.places): the positions are placed again all the same, and are
-    no longer provisional for want of them. `entries` are the night's rows, every one, when the
-    caller has them (settling does: then the caller places the positions)."""
+    position counted them (services.places); the caller places the positions again all the same,
+    and they are no longer provisional for want of them. Returns how many were removed."""
     # Still "registered" is never arrived: an arrival moves the entry on to pending or playing.
-    if entries is None:
-        waiting = {e.id: e for e in db.session.scalars(db.select(Entry).where(
-            Entry.event_id == event.id, Entry.status == EntryStatus.REGISTERED))}
-    else:
-        waiting = {e.id: e for e in entries if e.status == EntryStatus.REGISTERED}
+    event = night.event
+    waiting = {e.id: e for e in night.entries if e.status == EntryStatus.REGISTERED}
     if not waiting:
         return 0
-    absent = night.absent_at_final_table(waiting, (), starting_stack(event),
-                                         {entry_id: bonus_chips(e) for entry_id, e in waiting.items()},
+    absent = rules.absent_at_final_table(waiting, (), starting_stack(event),
+                                         {entry_id: night.bonus_of(e) for entry_id, e in waiting.items()},
                                          {entry_id: stack_of(event, e) for entry_id, e in waiting.items()})  # R-FIN
     for entry_id in absent.players:
         entry = journal.touch(waiting[entry_id])
         entry.status, entry.position = EntryStatus.NO_SHOW, None
         entry.chips_removed = absent.removed[entry_id]
-    if entries is None:
-        place(event, journal)
     return len(absent.players)
 
 

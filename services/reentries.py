@@ -14,6 +14,7 @@ from services.clocks import clock_view
 from services.field import live_game_elsewhere
 from services.journal import Journal
 from services.models import Entry, Event
+from services.night_snapshot import read_night
 from services.places import place
 from services.seats import seat_late_arrival
 from wiring.extensions import db
@@ -53,8 +54,9 @@ def re_enter(event: Event, entry: Entry, journal: Journal) -> Entry:
     entry.table_no = entry.seat_no = entry.penalty_until = None
     entry.buy_ins += 1
     db.session.flush()
-    seat_late_arrival(event, entry, journal)
-    place(event, journal)
+    night = read_night(event)
+    seat_late_arrival(night, entry, journal)
+    place(night, journal)
     return entry
 
 

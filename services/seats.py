@@ -10,24 +10,16 @@ from league import seating
 from league.statuses import EntryStatus
 from services import Refused
 from services.journal import Journal
-from services.models import Entry, Event
+from services.models import Entry
+from services.night_snapshot import NightSnapshot
+from services.places import place
 from services.prereg import remove_absentees
-from wiring.extensions import db
 
 
 def rng() -> random.Random:
     """The seat draw's randomness: the system's, unless a test fixes the seed."""
     seed = current_app.config.get("SEAT_RNG_SEED")
     return random.Random(seed) if seed is not None else random.SystemRandom()
-
-
-def seated(event: Event, entries: list[Entry] | None = None) -> dict[Entry, seating.Seat]:
-    """The players in the game who have a seat, and their seats (from the night's `entries` when given)."""
-    if entries is not None:
-        return {e: seating.Seat(e.table_no, e.seat_no) for e in entries
-                if e.status == EntryStatus.PLAYING and e.table_no is not None}
-    return {e: seating.Seat(e.table_no, e.seat_no) for e in db.session.scalars(db.select(Entry).where(
-        Entry.event_id == event.id, Entry.status == EntryStatus.PLAYING, Entry.table_no.is_not(None)))}
 
 
 def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
@@ -37,28 +29,27 @@ def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
             entry.table_no, entry.seat_no = seat.table, seat.seat
 
 
-def draw(event: Event, journal: Journal) -> None:
+def draw(night: NightSnapshot, journal: Journal) -> None:
     """R-SEAT-1: draw every player in the game a random seat; table sizes differ by at most one."""
-    players = db.session.scalars(db.select(Entry).where(Entry.event_id == event.id,
-                                                        Entry.status == EntryStatus.PLAYING)).all()
+    players = night.with_status(EntryStatus.PLAYING)
     if not players:
         raise Refused("Nobody is in the game yet.")
-    if seated(event):
+    if night.seated:
         raise Refused("Seats are already drawn: late arrivals get theirs when you confirm them.")
-    _seat(seating.draw_seats(players, rng(), event.max_seats), journal)
+    _seat(seating.draw_seats(players, rng(), night.event.max_seats), journal)
 
 
-def seat_late_arrival(event: Event, entry: Entry, journal: Journal) -> None:
+def seat_late_arrival(night: NightSnapshot, entry: Entry, journal: Journal) -> None:
     """R-LATE-2, R-SEAT-1: once seats are drawn, an arrival draws from the same pool."""
-    current = seated(event)
+    current = {e: seat for e, seat in night.seated.items() if e is not entry}
     if current and entry.table_no is None:
-        _seat({entry: seating.seat_late_entrant(current, entry, rng(), event.max_seats)}, journal)
+        _seat({entry: seating.seat_late_entrant(current, entry, rng(), night.event.max_seats)}, journal)
 
 
-def table_plan(event: Event, entries: list[Entry] | None = None) -> dict:
+def table_plan(night: NightSnapshot) -> dict:
     """What the tables need now: a table to break (R-SEAT-3), the final-table redraw (R-SEAT-4),
     or balancing moves (R-SEAT-2), with the players at each table for the map."""
-    current = seated(event, entries)
+    current, event = night.seated, night.event
     tables: dict[int, list[tuple[int, Entry]]] = {}
     for entry, seat in current.items():
         tables.setdefault(seat.table, []).append((seat.seat, entry))
@@ -70,30 +61,31 @@ def table_plan(event: Event, entries: list[Entry] | None = None) -> dict:
     }
 
 
-def break_table(event: Event, journal: Journal) -> int:
+def break_table(night: NightSnapshot, journal: Journal) -> int:
     """R-SEAT-3: break the table that is due; its players draw new seats (table, then seat)."""
-    current = seated(event)
-    table = seating.table_to_break(current, event.max_seats)
+    current, seats = night.seated, night.event.max_seats
+    table = seating.table_to_break(current, seats)
     if table is None:
         raise Refused("No table needs breaking.")
-    _seat(seating.break_table(current, table, rng(), event.max_seats), journal)
+    _seat(seating.break_table(current, table, rng(), seats), journal)
     return table
 
 
-def final_table(event: Event, journal: Journal) -> None:
-    """R-SEAT-4: everyone fits at one table: a fresh random draw to the final table."""
-    current = seated(event)
-    if not seating.final_table_due(current, event.max_seats):
+def final_table(night: NightSnapshot, journal: Journal) -> None:
+    """R-SEAT-4: everyone fits at one table: a fresh random draw to the final table; pre-registered
+    players who never arrived leave the field first (R-LATE-3), and the positions are placed again."""
+    current, seats = night.seated, night.event.max_seats
+    if not seating.final_table_due(current, seats):
         raise Refused("It isn't time for the final table yet.")
-    remove_absentees(event, journal)
-    _seat(seating.final_table(list(current), rng(), event.max_seats), journal)
+    if remove_absentees(night, journal):
+        place(night, journal)
+    _seat(seating.final_table(list(current), rng(), seats), journal)
 
 
-def move(event: Event, entry: Entry, table: int, seat: int, journal: Journal) -> None:
+def move(night: NightSnapshot, entry: Entry, table: int, seat: int, journal: Journal) -> None:
     """R-SEAT-2: carry out a balancing move to an empty seat."""
-    current = seated(event)
     try:
-        new = seating.apply_move(current, entry, table, seat, event.max_seats)
+        new = seating.apply_move(night.seated, entry, table, seat, night.event.max_seats)
     except ValueError as problem:
         raise Refused(str(problem)) from None
     _seat(new, journal)

@@ -8,17 +8,17 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from league import night
+from league import night as rules
 from league.events import EVENT_TYPES
 from league.finishing import Disqualification, Hand
 from league.points import PARTICIPANT_STATUSES, Finish, award_points
 from league.qualify import EventResult, monthly_tickets
 from league.statuses import FIELD, REQUESTED, DealStatus, EntryStatus, EventStatus
 from services import MAX_REASON_LENGTH, Refused, places, typed_text
-from services.field import prize_table
 from services.journal import Journal
 from services.leagues import parse_month
 from services.models import Entry, Event, League, Ruling, Ticket, Venue, utcnow
+from services.night_snapshot import NightSnapshot, read_night
 from services.places import dealt as dealt_counts
 from services.places import place
 from services.prereg import remove_absentees
@@ -32,8 +32,8 @@ def settle(event: Event, journal: Journal) -> None:
     (R-PAY-1), and the month's tickets settled again in date order (R-QUAL-1/2). A settled night is
     corrected with `correct`. Whatever state the night is in, the answer is a settled night or
     Refused saying what to fix first."""
-    # One read of the night's entries serves every step below (each step used to read them again).
-    entries = list(db.session.scalars(db.select(Entry).where(Entry.event_id == event.id).order_by(Entry.id)))
+    night = read_night(event)  # one read of the night serves every step below
+    entries = night.entries
     playing = [e for e in entries if e.status == EntryStatus.PLAYING]
     dealt = event.deal_status == DealStatus.AGREED
     if event.status == EventStatus.SETTLED:
@@ -52,8 +52,8 @@ def settle(event: Event, journal: Journal) -> None:
     if playing:
         playing[0].status = EntryStatus.PLAYED
     try:
-        remove_absentees(event, journal, entries)
-        finished = place(event, journal, entries)
+        remove_absentees(night, journal)
+        finished = place(night, journal)
     except Refused as problem:
         raise Refused(f"The night can't be settled yet: {problem} Fix that first (Undo takes back the last "
                       "action), then settle again.") from None
@@ -62,20 +62,21 @@ def settle(event: Event, journal: Journal) -> None:
                       "position. Record who went out (Undo takes back the last action), then settle again.")
     event.status, event.settled_at = EventStatus.SETTLED, utcnow()
     try:
-        _award(event, entries, journal)
+        _award(night, journal)
     except ValueError as problem:
         raise Refused(f"The night can't be settled: the results don't add up ({problem}). Fix that first "
                       "(Undo takes back the last action), then settle again.") from None
 
 
-def _award(event: Event, entries: list[Entry], journal: Journal) -> list[Ticket]:
+def _award(night: NightSnapshot, journal: Journal) -> list[Ticket]:
     """R-PTS, R-PAY-1, R-QUAL-1/2: points and prizes from the positions as placed, then the month's
     tickets issued again (each noted in the journal). Returns the tickets the event's month has now."""
+    event, entries = night.event, night.entries
     points = event_points(event, entries)
-    table = prize_table(event, entries)
+    table = night.prizes
     counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
     shares = dealt_counts(event, entries)
-    prizes = (night.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
+    prizes = (rules.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
               if table else {})
     # A deal's players keep their shares.
     _write(entries, {e.id: (points.get(e.id, 0), e.prize if e.id in shares else prizes.get(e.id, 0))
@@ -106,13 +107,13 @@ class Fix:
 CORRECTABLE = (EntryStatus.PLAYED, EntryStatus.DQ, EntryStatus.NO_SHOW)
 
 
-def elimination_order(event: Event, entries: list[Entry] | None = None) -> dict[int, Fix]:
+def elimination_order(night: NightSnapshot) -> dict[int, Fix]:
     """R-PTS-5..7: each result of the night (played, disqualified, no-show) as a Fix: the hands
     and disqualifications numbered 1, 2, 3… in the order they happened (the stored numbers only
     ever grew, and older records have none: services.places reads the order from either), the
     winner and a deal's players with none. What the correction screen shows and starts from."""
-    entries = places.entries_of(event) if entries is None else entries
-    record = places.record_of(event, entries)
+    entries = night.entries
+    record = places.record_of(night.event, entries)
     numbers: dict[int, tuple[int, int | None]] = {}
     for number, step in enumerate(record.steps, start=1):
         if isinstance(step, Disqualification):
@@ -138,9 +139,10 @@ def correct(event: Event, fixes: dict[int, Fix], reason: str, journal: Journal, 
     if event.status != EventStatus.SETTLED:
         raise Refused("Only a settled night can be corrected: until then, Undo takes back a wrong action.")
     why = typed_text(reason, MAX_REASON_LENGTH, "the reason", required=True)
-    entries = places.entries_of(event)
+    night = read_night(event)
+    entries = night.entries
     by_id = {e.id: e for e in entries}
-    current = elimination_order(event, entries)
+    current = elimination_order(night)
     deal = dealt_counts(event, entries)
     changes: list[str] = []
     wanted: dict[int, Fix] = dict(current)
@@ -163,7 +165,7 @@ def correct(event: Event, fixes: dict[int, Fix], reason: str, journal: Journal, 
             continue
         # Every position is placed afresh from the hands (a stored one would read as an older record's).
         entry.status, entry.bust_hand, entry.stack_at_bust, entry.position = fix.status, fix.hand, fix.stack, None
-    _settle_again(event, entries, journal)
+    _settle_again(night, journal)
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=CORRECTION_KIND,
                           rule_id="R-MEM-2", reason=why, detail={"changes": changes}))
     return changes
@@ -192,12 +194,13 @@ def _checked_fix(name: str, fix: Fix, current: Fix, dealt: bool) -> Fix | None:
     return fix
 
 
-def _settle_again(event: Event, entries: list[Entry], journal: Journal) -> None:
+def _settle_again(night: NightSnapshot, journal: Journal) -> None:
     """R-PTS-5..7, R-PAY-1, R-QUAL-1/2: place every position again from the corrected entries, then
     points, prizes and the month's tickets. Refused when the corrected night is impossible, or when
     it would take away a Monthly Final ticket already presented at the final."""
+    event = night.event
     try:
-        finished = place(event, journal, entries)
+        finished = place(night, journal)
     except Refused as problem:
         raise Refused(f"That correction would make an impossible night: {problem} Nothing was changed.") from None
     if not finished.over:
@@ -206,7 +209,7 @@ def _settle_again(event: Event, entries: list[Entry], journal: Journal) -> None:
     presented = {t.id: t.member.name for t in db.session.scalars(db.select(Ticket).where(
         Ticket.league_id == event.league_id, Ticket.month == event.month, Ticket.presented_at.is_not(None)))}
     try:
-        after = _award(event, entries, journal)
+        after = _award(night, journal)
     except ValueError as problem:
         raise Refused(f"That correction would make an impossible night: the results don't add up ({problem}). "
                       "Nothing was changed.") from None
@@ -243,10 +246,9 @@ def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
     return award_points(finishes, high_roller=kind.high_roller, awards_points=awards)
 
 
-def award_event_points(event: Event, entries: list[Entry] | None = None) -> None:
-    """R-PTS-1..8: write each entry's points from its finishing position and status (`entries`: the
-    night's rows when the caller has them)."""
-    entries = event.entries if entries is None else entries
+def award_event_points(event: Event) -> None:
+    """R-PTS-1..8: write each entry's points from its finishing position and status."""
+    entries = event.entries
     points = event_points(event, entries)
     for entry in entries:
         entry.points = points.get(entry.id, 0)

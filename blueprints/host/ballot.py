@@ -7,13 +7,13 @@ from flask import redirect, render_template, request, url_for
 from blueprints import cast_vote
 from blueprints.host.base import bp, my_event
 from services import deals
-from services.field import deal_players
 from services.models import Entry, Event
+from services.night_snapshot import read_night
 
 
 def _voter(event: Event, entry_id: int) -> Entry | None:
     """The remaining player the host hands the phone to (None: not one of the deal's players)."""
-    return next((e for e in deal_players(event) if e.id == entry_id), None)
+    return next((e for e in read_night(event).deal_players if e.id == entry_id), None)
 
 
 @bp.route("/events/<int:event_id>/ballot/<int:entry_id>", methods=["GET", "POST"])
@@ -31,6 +31,7 @@ def hand_the_phone(event_id: int, entry_id: int):
             return redirect(url_for("host.hand_the_phone", event_id=event.id, entry_id=entry_id, cast=1), 303)
         entry = _voter(event, entry_id)
     cast = request.args.get("cast") == "1"
-    offer = deals.deal_offer(event) if entry is not None and event.deal_method else None
-    return render_template("host/ballot.html", event=event, entry=entry, offer=offer, players=deal_players(event),
+    night = read_night(event)
+    offer = deals.deal_offer(night) if entry is not None and event.deal_method else None
+    return render_template("host/ballot.html", event=event, entry=entry, offer=offer, players=night.deal_players,
                            cast=cast, error=error), 422 if error else 200

@@ -4,7 +4,6 @@ with the reason; one journalled action Undo can take back, recorded as a ruling.
 
 from flask import redirect, request, url_for
 from flask_login import current_user
-from sqlalchemy.orm import joinedload
 
 from blueprints import host_action, is_htmx, page_or_fragment
 from blueprints.forms import blank_or_whole_number
@@ -12,6 +11,7 @@ from blueprints.host.base import bp, my_event
 from league.statuses import EntryStatus, EventStatus
 from services import Refused, journal, places, results, settling
 from services.models import Entry, Event, Ruling
+from services.night_snapshot import read_night
 from wiring.extensions import db
 
 STATUS_WORDS = {EntryStatus.PLAYED: "Played", EntryStatus.DQ: "Disqualified", EntryStatus.NO_SHOW: "No-show"}
@@ -20,9 +20,9 @@ STATUS_WORDS = {EntryStatus.PLAYED: "Played", EntryStatus.DQ: "Disqualified", En
 def _rows(event: Event) -> tuple[list[tuple[Entry, settling.Fix]], set[int]]:
     """The night's results in finishing order (no-shows last), each with how the correction form
     shows it, and the entries a deal placed."""
-    entries = list(db.session.scalars(db.select(Entry).options(joinedload(Entry.member, innerjoin=True))
-                                      .where(Entry.event_id == event.id).order_by(Entry.id)))
-    order = settling.elimination_order(event, entries)
+    night = read_night(event)
+    entries = night.entries
+    order = settling.elimination_order(night)
     rows = [(e, order[e.id]) for e in entries if e.id in order]
     rows.sort(key=lambda row: (row[0].position is None, row[0].position or 0, row[0].member.name.casefold()))
     return rows, set(places.dealt(event, entries))

@@ -18,6 +18,7 @@ from league.statuses import EntryStatus, PenaltyKind
 from services import Refused, journal, reentries
 from services import penalties as floor
 from services.models import Entry, Event, utcnow
+from services.night_snapshot import NightSnapshot
 from wiring.extensions import db
 
 
@@ -124,25 +125,24 @@ def floor_action(event_id: int, entry_id: int):
 
 
 @roster_action("reenter")
-def _reenter(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _reenter(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-ENTRY-1/2, R-LATE-2: a busted player re-enters with a new full stack on a new random seat."""
-    entry = _roster_entry(event, arg)
-    reentries.re_enter(event, entry, log)
+    entry = _roster_entry(night, arg)
+    reentries.re_enter(night.event, entry, log)
     seat = f": table {entry.table_no} seat {entry.seat_no}" if entry.table_no else ""
     return f"{entry.member.name} re-entered ({ordinal(entry.buy_ins)} buy-in){seat}"
 
 
 @roster_action("rebuy")
-def _rebuy(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _rebuy(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-ENTRY-1/2: a player who has lost every chip rebuys at once and keeps their seat."""
-    entry = _roster_entry(event, arg)
-    reentries.rebuy(event, entry, log)
+    entry = _roster_entry(night, arg)
+    reentries.rebuy(night.event, entry, log)
     return f"{entry.member.name} rebought ({ordinal(entry.buy_ins)} buy-in)"
 
 
-def _roster_entry(event: Event, raw: str | None) -> Entry:
-    entry_id = row_id(raw)
-    entry = db.session.get(Entry, entry_id) if entry_id else None
-    if entry is None or entry.event_id != event.id:
+def _roster_entry(night: NightSnapshot, raw: str | None) -> Entry:
+    entry = night.entry(row_id(raw))
+    if entry is None:
         raise Refused("That player is not in this game.")
     return entry

@@ -7,14 +7,13 @@ from typing import NamedTuple
 
 from flask import render_template, request, url_for
 from flask_login import current_user
-from sqlalchemy.orm import joinedload
 from werkzeug.datastructures import MultiDict
 
 from blueprints import host_action, page_or_fragment
 from blueprints.filters import ordinal
 from blueprints.forms import blank_or_whole_number, row_id, whole_number
 from blueprints.host.base import bp, my_event
-from league import night
+from league import night as rules
 from league.chips import BONUS_LABELS
 from league.members import name_key
 from league.statuses import EventStatus
@@ -26,10 +25,8 @@ from services import (
     busts,
     checkin,
     deals,
-    field,
     journal,
     members,
-    places,
     pool_shares,
     prereg,
     results,
@@ -37,14 +34,14 @@ from services import (
     settling,
 )
 from services.models import Entry, Event, Member
+from services.night_snapshot import NightSnapshot, read_night
 from wiring.extensions import db
 
 
-def _roster(event: Event, entries: list[Entry]):
+def _roster(entries: list[Entry]) -> dict[str, list[Entry]]:
     by_status: dict[str, list[Entry]] = {}
     for entry in entries:
         by_status.setdefault(entry.status, []).append(entry)
-        entry.missed = prereg.missed_blinds(event, entry)
     for group in by_status.values():
         group.sort(key=lambda e: (e.position or 0, e.member.name.casefold()))
     return by_status
@@ -119,34 +116,34 @@ def _override(op: str, form: Form) -> Override | None:
     return Override([(name, value) for name in names for value in form.getlist(name)], field_name, label)
 
 
-def _players(event: Event, error: str | None = None, message: str | None = None, status: int = 200,
+def _players(night: NightSnapshot, error: str | None = None, message: str | None = None, status: int = 200,
              tapped: str = "", override: Override | None = None):
-    # One read of the night's entries, members included, for the roster, the counts and the tables
-    # (measured: 26.9 → 22.6 ms median per host action at 200 players, docs/benchmarks.md).
-    entries = list(db.session.scalars(db.select(Entry).options(joinedload(Entry.member, innerjoin=True))
-                                      .where(Entry.event_id == event.id).order_by(Entry.id)))
-    chips_in_play, average = field.chip_count(event, entries)
-    deal_open = event.deal_status == "open"
+    # The night read once (services.night_snapshot): the roster, the counts, the tables, the bonus
+    # buttons and the journal all come from it.
+    event, entries = night.event, night.entries
+    chips_in_play, average = night.chip_count()
     zone = event.league.zone()
     recent = [(action, action.at.replace(tzinfo=dt.UTC).astimezone(zone).strftime("%H:%M"))
-              for action in journal.recent_actions(event)]
-    roster = _roster(event, entries)
-    prizes = field.prize_table(event, entries)
+              for action in night.recent()]
+    roster = _roster(entries)
+    prizes = night.prizes
     kinds = bonuses.kinds_now(event) if event.status != EventStatus.SETTLED else []
     ticked = set(request.form.getlist("out")) if error and tapped == "bust_hand" else set()
     dq_entry = next((e for e in entries if str(e.id) == request.form.get("dq_entry")), None) if error else None
+    missed = {e.id: blinds for e in roster.get("playing", []) if (blinds := night.missed_blinds(e))}
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=roster,
-                            groups=_seat_groups(roster.get("playing", [])), claimed=bonuses.claimed_kinds(event),
+                            groups=_seat_groups(roster.get("playing", [])), claimed=night.claimed,
                             kinds=kinds, bonus_now=_bonus_now(kinds, tapped), short_labels=SHORT_LABELS,
-                            for_everyone=night.WINDOWED_BONUSES, ticked=ticked,
+                            for_everyone=rules.WINDOWED_BONUSES, ticked=ticked, missed=missed,
                             dq_name=dq_entry.member.name if dq_entry else "",
-                            players_left=field.players_left(event, entries), last=journal.last_action(event),
-                            provisional=places.provisional(event, entries),
+                            players_left=night.players_left, last=night.last_action,
+                            provisional=night.provisional,
                             recent=recent,
-                            plan=seats.table_plan(event, entries), chips_in_play=chips_in_play, average=average,
+                            plan=seats.table_plan(night), chips_in_play=chips_in_play, average=average,
                             prizes=prizes, shares_in=pool_shares.shares_drawn(event) if not prizes else 0,
                             ticketed=results.ticketed(event) if event.status == EventStatus.SETTLED else set(),
-                            ballot=deals.ballot(event) if deal_open else (0, 0), max_deal=night.MAX_DEAL_PLAYERS,
+                            ballot=deals.ballot(night) if event.deal_status == "open" else (0, 0),
+                            max_deal=rules.MAX_DEAL_PLAYERS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
                             reentry_rule=event.reentry,  # R-ENTRY-1: once, not once per player
                             error=error, message=message, status=status, tapped=tapped, override=override)
@@ -155,7 +152,7 @@ def _players(event: Event, error: str | None = None, message: str | None = None,
 @bp.route("/events/<int:event_id>/players")
 def players(event_id: int):
     """R-MEM-1, R-PTS-5..7: the host's list of arrivals, players in the game and players out."""
-    return _players(my_event(event_id))
+    return _players(read_night(my_event(event_id)))
 
 
 @bp.route("/events/<int:event_id>/members")
@@ -172,7 +169,7 @@ def member_search(event_id: int):
     return render_template("host/_search.html", event=event, found=found, q=q)
 
 
-RosterHandler = Callable[[Event, str, Form, journal.Journal], str]
+RosterHandler = Callable[[NightSnapshot, str, Form, journal.Journal], str]
 
 
 class RosterAction(NamedTuple):
@@ -195,11 +192,10 @@ def roster_action(op: str, *, record: bool = True) -> Callable[[RosterHandler], 
     return register
 
 
-def _entry(event: Event, raw: str | None) -> Entry:
+def _entry(night: NightSnapshot, raw: str | None) -> Entry:
     """The entry in this game that a form field names (Refused otherwise)."""
-    entry_id = row_id(raw)
-    entry = db.session.get(Entry, entry_id) if entry_id else None
-    if entry is None or entry.event_id != event.id:
+    entry = night.entry(row_id(raw))
+    if entry is None:
         raise Refused("That player is not in this game.")
     return entry
 
@@ -214,18 +210,18 @@ def _member(event: Event, raw: str | None) -> Member:
 
 
 @roster_action("undo", record=False)
-def _undo(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _undo(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """The journal's Undo (no rule id of its own): take back the action undo:<id> and every later
     one, newest first, if the night's newest action is still the one the host's screen showed
     (`journal_top` from the journal list; the Undo bar's own action is the newest it showed)."""
     action_id = row_id(arg)
-    last = journal.last_action(event)
+    last = night.last_action
     if action_id is None or last is None:
         raise Refused("Nothing to undo, or it was already undone on another screen.")
     seen = row_id(form.get("journal_top")) if form.get("journal_top") else action_id
     if seen != last.id:
         raise Refused("Nothing to undo, or it was already undone on another screen.")
-    undone = journal.undo_since(event, action_id, seen)
+    undone = journal.undo_since(night.event, action_id, seen)
     first = undone[-1]
     if len(undone) == 1:
         return f"Undone: {first.summary}"
@@ -233,170 +229,173 @@ def _undo(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
 
 
 @roster_action("confirm")
-def _confirm(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _confirm(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1, R-LATE-3: an arrival (or a paid pre-registration request) is confirmed."""
-    entry = _entry(event, arg)
+    entry = _entry(night, arg)
     checkin.confirm(entry, log)
     return f"Confirmed {entry.member.name}"
 
 
 @roster_action("reject")
-def _reject(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _reject(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1, R-LATE-3: an arrival (or an unpaid pre-registration request) is turned away."""
-    entry = _entry(event, arg)
+    entry = _entry(night, arg)
     name = entry.member.name  # read before the entry goes
     checkin.reject(entry, log)
     return f"Turned away {name}"
 
 
 @roster_action("id")
-def _id_checked(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _id_checked(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1: the host saw photo ID for a member under 21."""
-    entry = _entry(event, arg)
+    entry = _entry(night, arg)
     members.id_checked(entry.member, log)
     return f"Photo ID checked for {entry.member.name}"
 
 
 @roster_action("walk_in")
-def _walk_in(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _walk_in(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1, R-LATE-1..4: the host checks in a member (a walk-in, or a pre-registered player
     arriving) and seats them; once the major break has started, only with a reason (a ruling)."""
-    member = _member(event, arg)
-    checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=current_user.id)
+    member = _member(night.event, arg)
+    checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
+                     user_id=current_user.id)
     return f"Checked in {member.name}"
 
 
 @roster_action("prereg")
-def _prereg(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _prereg(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-LATE-3: the host pre-registers a member with the full buy-in: their stack is in play."""
-    member = _member(event, arg)
-    prereg.pre_register(event, member, log, override_reason=form.get("reason", ""), user_id=current_user.id)
+    member = _member(night.event, arg)
+    prereg.pre_register(night.event, member, log, override_reason=form.get("reason", ""), user_id=current_user.id)
     return f"Pre-registered {member.name}"
 
 
 @roster_action("deduct")
-def _deduct(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _deduct(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-LATE-3: the host confirms (or edits) a late pre-registered player's missed blinds."""
-    entry = _entry(event, arg)
+    entry = _entry(night, arg)
     chips = whole_number(form.get(f"blinds-{entry.id}"), "Give the chips to deduct as a whole number.")
     prereg.deduct(entry, chips, log)
     return f"{entry.member.name}: {chips:,} missed blinds deducted"
 
 
 @roster_action("join")
-def _join(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _join(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1, R-LATE-1/4: a new member joins on the spot (free, 18 or over) and is checked in."""
     name = form.get("name", "")
-    member = log.created(members.join(event.league_id, name, form.get("adult") == "yes",
+    member = log.created(members.join(night.event.league_id, name, form.get("adult") == "yes",
                                       form.get("under_21") == "yes"))
-    checkin.check_in(event, member, log, by_host=True, override_reason=form.get("reason", ""), user_id=current_user.id)
+    checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
+                     user_id=current_user.id)
     return f"New member {name.strip()}"
 
 
 @roster_action("bust")
-def _bust(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _bust(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PTS-5: one player is out and takes the worst position still open."""
-    entry = _entry(event, arg)
-    positions = busts.bust(event, {entry: None}, log)
+    entry = _entry(night, arg)
+    positions = busts.bust(night, {entry: None}, log)
     return f"{entry.member.name} out in {ordinal(positions[entry])}"
 
 
 @roster_action("bust_hand")
-def _bust_hand(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _bust_hand(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PTS-5/6: the ticked players are out in one hand, ordered by their chips at its start."""
     refusal = "Give each one's chips at the start of the hand as a whole number."
-    stacks = {_entry(event, entry_id): blank_or_whole_number(form.get(f"stack-{entry_id}"), refusal)
+    stacks = {_entry(night, entry_id): blank_or_whole_number(form.get(f"stack-{entry_id}"), refusal)
               for entry_id in form.getlist("out")}
-    positions = busts.bust(event, stacks, log)
+    positions = busts.bust(night, stacks, log)
     return "Out in one hand: " + ", ".join(
         f"{e.member.name} {ordinal(p)}" for e, p in sorted(positions.items(), key=lambda i: i[1]))[:180]
 
 
 @roster_action("dq")
-def _disqualify(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _disqualify(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PTS-5, R-MEM-2, R-CHIP-3: a disqualification, with its reason; the chips they had (or,
     blank, the average stack) leave play."""
     if not (arg or form.get("dq_entry")):
         raise Refused("Pick the player to disqualify.")
-    entry = _entry(event, arg or form.get("dq_entry"))
+    entry = _entry(night, arg or form.get("dq_entry"))
     chips = blank_or_whole_number(form.get("dq_chips"),
                                   "Give the chips they had as a whole number, or leave it blank.")
-    busts.disqualify(event, entry, form.get("reason", ""), log, current_user.id, chips)
+    busts.disqualify(night, entry, form.get("reason", ""), log, current_user.id, chips)
     return f"{entry.member.name} disqualified"
 
 
 @roster_action("draw")
-def _draw(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _draw(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-SEAT-1: every player in the game draws a random seat."""
-    seats.draw(event, log)
+    seats.draw(night, log)
     return "Seats drawn"
 
 
 @roster_action("break")
-def _break_table(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _break_table(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-SEAT-3: the table that is due breaks; its players draw new seats."""
-    seats.break_table(event, log)
+    seats.break_table(night, log)
     return "Table broken"
 
 
 @roster_action("final")
-def _final_table(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _final_table(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-SEAT-4: everyone fits at one table: a fresh random draw to the final table."""
-    seats.final_table(event, log)
+    seats.final_table(night, log)
     return "Final table drawn"
 
 
 @roster_action("move_to")
-def _move(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _move(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-SEAT-2: a balancing move (move_to:<proposal>:<table>:<seat>), the host choosing who moves."""
     proposal, _, where = arg.partition(":")
     table, _, seat = where.partition(":")
-    entry = _entry(event, form.get(f"mover-{proposal}"))
+    entry = _entry(night, form.get(f"mover-{proposal}"))
     table_no = whole_number(table, "Pick the seat to move to.", low=1)
     seat_no = whole_number(seat, "Pick the seat to move to.", low=1)
-    seats.move(event, entry, table_no, seat_no, log)
+    seats.move(night, entry, table_no, seat_no, log)
     return f"{entry.member.name} moved to table {table_no} seat {seat_no}"
 
 
 @roster_action("bonus")
-def _bonus(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _bonus(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-CHIP-1..3: a bonus claim, within its window or with the host's recorded override."""
-    entry = _entry(event, arg or form.get("bonus_entry"))
+    entry = _entry(night, arg or form.get("bonus_entry"))
     kind = form.get("kind", "")
-    chips = bonuses.claim_bonus(event, entry, kind, log, override_reason=form.get("why", ""), user_id=current_user.id)
+    chips = bonuses.claim_bonus(night.event, entry, kind, log, override_reason=form.get("why", ""),
+                                user_id=current_user.id)
     return f"{entry.member.name}: {BONUS_LABELS.get(kind, kind)} bonus +{chips:,}"
 
 
 @roster_action("bonus_all")
-def _bonus_all(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _bonus_all(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-CHIP-1/2: food (or drink) for everyone at the start of play or in the major break: one
     action, each player in the game once; refused outside the window, with the reason."""
-    players, chips = bonuses.claim_for_everyone(event, arg, log, user_id=current_user.id)
+    players, chips = bonuses.claim_for_everyone(night.event, arg, log, user_id=current_user.id)
     return f"{BONUS_LABELS[arg]} bonus +{chips:,} for {players} player{'s' if players != 1 else ''}"
 
 
 @roster_action("deal")
-def _deal(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _deal(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PTS-7, R-PAY-2: the chip count of every remaining player, and the split put to their vote."""
     counts = {entry: blank_or_whole_number(form.get(f"deal-{entry.id}"),
                                            f"Give {entry.member.name}'s chips as a whole number.")
-              for entry in field.deal_players(event)}
-    deals.open_deal(event, counts, form.get("method", ""), log)
+              for entry in night.deal_players}
+    deals.open_deal(night.event, counts, form.get("method", ""), log)
     return "Deal put to the vote"
 
 
 @roster_action("deal_off")
-def _deal_off(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _deal_off(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PAY-2: the host takes the deal off the ballot; play goes on."""
-    deals.call_off_deal(event, log)
+    deals.call_off_deal(night.event, log)
     return "Deal called off"
 
 
 @roster_action("settle")
-def _settle(event: Event, arg: str, form: Form, log: journal.Journal) -> str:
+def _settle(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PTS-1..8, R-LATE-3, R-PAY-1, R-QUAL-1/2: one player remains (or a deal was agreed): the
     night's positions, points, prizes and the month's tickets."""
-    settling.settle(event, log)
+    settling.settle(night.event, log)
     return "Night settled"
 
 
@@ -415,16 +414,16 @@ def player_action(event_id: int):
     action = ROSTER_ACTIONS.get(op)
     tapped = request.form.get("op", "")
     if action is None:
-        return _players(event, error="That button did nothing: reload the page.", status=422)
+        return _players(read_night(event), error="That button did nothing: reload the page.", status=422)
     try:
         with host_action(event, op, record=action.record) as log:
-            message = log.action.summary = action.run(event, arg, request.form, log)
+            message = log.action.summary = action.run(read_night(event), arg, request.form, log)
     except Overridable as refused:
-        return _players(event, error=str(refused), status=422, tapped=tapped,
+        return _players(read_night(event), error=str(refused), status=422, tapped=tapped,
                         override=_override(op, request.form))
     except Refused as refused:
-        return _players(event, error=str(refused), status=422, tapped=tapped)
-    return _players(event, message=message, tapped=tapped)
+        return _players(read_night(event), error=str(refused), status=422, tapped=tapped)
+    return _players(log.night, message=message, tapped=tapped)
 
 
 @bp.route("/events/<int:event_id>/check-in.svg")

@@ -6,8 +6,9 @@ from flask import Blueprint, make_response
 from blueprints.play.member_cookie import current_member
 from league import statuses
 from live import seats
-from services import clocks, field, places, prereg
+from services import clocks, field, prereg
 from services.models import Event
+from services.night_snapshot import read_night
 
 bp = Blueprint("play", __name__)
 
@@ -31,13 +32,16 @@ def phone_entry(event: Event, was: str | None = None) -> dict | None:
     and whether its finishing position is still provisional. While a notice shows, the phone keeps
     sending the old seat, so a refresh keeps it until "Got it"."""
     member = current_member()
-    entry = field.entry_of(event, member) if member and member.league_id == event.league_id else None
+    if member is None or member.league_id != event.league_id:
+        return None
+    night = read_night(event)
+    entry = night.entry_of(member)
     if entry is None:
         return None
-    notice, seat = seats.seat_notice(entry, was), seats.seat_token(entry)
-    return {"entry": entry, "bonus": field.bonus_chips(entry), "bucket": seats.seat_bucket(entry),
+    notice, seat = seats.seat_notice(night, entry, was), seats.seat_token(entry)
+    return {"entry": entry, "bonus": night.bonus_of(entry), "bucket": seats.seat_bucket(night, entry),
             "notice": notice, "seat": seat, "was": was if notice else seat,
-            "provisional": entry.position is not None and places.provisional(event)}
+            "provisional": entry.position is not None and night.provisional}
 
 
 def prereg_state(event: Event, **extra) -> dict:

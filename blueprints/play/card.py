@@ -14,6 +14,7 @@ from blueprints.play.member_cookie import current_member, remember
 from live import qr
 from services import cards, field, leagues, results, standings
 from services.models import Event, League, Member
+from services.night_snapshot import read_night
 from wiring.extensions import db, limiter
 
 # No password: the signed member cookie from check-in says whose phone this is, and every page here
@@ -55,7 +56,7 @@ def me():
         month_label=today.strftime("%B %Y"), month_row=standings.row_of(month_table, member.id),
         month_players=len(month_table), season_row=standings.row_of(season_table, member.id),
         season_players=len(season_table), live=live, live_me=live and phone_entry(live.event),
-        live_prizes=field.prize_table(live.event) if live else [],
+        live_prizes=read_night(live.event).prizes if live else [],
         in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
         ticket_events={t.event_id for t in tickets}, results=results.member_results(member),
         card_qr=qr.svg(_card_url(member)), moved=_host_move(member, league)))

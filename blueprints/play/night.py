@@ -17,6 +17,7 @@ from live.payload import clock_payload
 from services import Refused, checkin, deals, field, journal, members, nights, places
 from services import prereg as preregistration
 from services.models import Event
+from services.night_snapshot import read_night
 from wiring.extensions import db, limiter
 
 
@@ -122,12 +123,13 @@ def deal(event_id: int):
             abort(403)
         if (error := cast_vote(event, lambda: entry)) is None:
             return redirect(url_for("play.deal", event_id=event.id), 303)
-    offer = deals.deal_offer(event) if event.deal_status in ("open", "agreed") and event.deal_method else None
-    if not (players := field.deal_players(event)):  # agreed: the players the deal placed
-        entrants = field.entrants(event)
+    night = read_night(event)
+    offer = deals.deal_offer(night) if event.deal_status in ("open", "agreed") and event.deal_method else None
+    if not (players := night.deal_players):  # agreed: the players the deal placed
+        entrants = night.entrants
         players = [e for e in entrants if e.id in places.dealt(event, entrants)]
     return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,
-                           ballot=deals.ballot(event), players=players), 422 if error else 200
+                           ballot=deals.ballot(night), players=players), 422 if error else 200
 
 
 # ---- Pre-registration from the player's own phone (R-LATE-3) ----

@@ -10,6 +10,7 @@ import pytest
 from services import seats, settling
 from services.journal import Journal, last_action
 from services.models import Entry, Member
+from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
 from tests.fixtures import tonight as seed
 from wiring.extensions import db
@@ -32,7 +33,7 @@ def big_night(app):
 
 def seated_sizes(event):
     sizes = {}
-    for seat in seats.seated(event).values():
+    for seat in read_night(event).seated.values():
         sizes[seat.table] = sizes.get(seat.table, 0) + 1
     return sizes
 
@@ -40,7 +41,7 @@ def seated_sizes(event):
 def test_seat_draw(benchmark, big_night):
     def draw():
         log = Journal(big_night, None, "draw", "Seats drawn")
-        seats.draw(big_night, log)
+        seats.draw(read_night(big_night), log)
         log.record()
         db.session.flush()
         return log
@@ -57,17 +58,17 @@ def test_seat_draw(benchmark, big_night):
 
 def test_table_break(benchmark, big_night):
     log = Journal(big_night, None, "draw", "Seats drawn")
-    seats.draw(big_night, log)
+    seats.draw(read_night(big_night), log)
     log.record()
     smallest = min(seated_sizes(big_night).items(), key=lambda item: item[1])[0]
-    for entry in [e for e, seat in seats.seated(big_night).items() if seat.table != smallest][:10]:
+    for entry in [e for e, seat in read_night(big_night).seated.items() if seat.table != smallest][:10]:
         entry.status, entry.position = "played", None
     db.session.commit()
     tables_before = len(seated_sizes(big_night))
 
     def break_one():
         log = Journal(big_night, None, "break", "Table broken")
-        seats.break_table(big_night, log)
+        seats.break_table(read_night(big_night), log)
         log.record()
         db.session.flush()
 

@@ -116,7 +116,7 @@ def test_r_pay_3_a_final_inside_the_period_draws_its_months_pool():
 
 def test_r_pay_3_r_entry_2_re_entries_are_buy_ins_taken_in_and_split_like_any_other():
     """10 players, 3 re-entries: 13 buy-ins of $30 taken in, the night's pool 13 x $20 (what the prize
-    table pays, services.field.prize_table), 13 x $5 to the Monthly Final, 13 x $3 to the Top-50 pool,
+    table pays, NightSnapshot.prizes), 13 x $5 to the Monthly Final, 13 x $3 to the Top-50 pool,
     13 x $2 in fees: nothing left in the pool, nothing negative, the books balance."""
     night = EventMoney("n", "2026-11", NightMoney(30, 20, 0), Shares(5, 3), field=10, paid_out=13 * 20, buy_ins=13)
     books = ledger([night])

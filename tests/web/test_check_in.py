@@ -9,6 +9,7 @@ from live.payload import clock_payload
 from services import field
 from services.journal import last_action
 from services.models import Action, Entry, Event, Member, Ruling, Venue
+from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
 from tests.web.test_clock import tap
 from wiring.extensions import db
@@ -339,14 +340,14 @@ def test_r_chip_3_a_disqualified_players_chips_leave_play(client, night):
     the average stack when it wasn't counted; a count that isn't a number changes nothing."""
     roster = seat_players(client, night, ["A", "B", "C", "D"])
     start = field.starting_stack(night)
-    assert field.chip_count(night) == (4 * start, start)
+    assert read_night(night).chip_count() == (4 * start, start)
     garbled = host_op(client, night, "dq", dq_entry=str(roster["A"].id), reason="Collusion", dq_chips="lots")
     assert garbled.status_code == 422 and "whole number" in garbled.get_data(as_text=True)
     assert entries(night)["A"].status == "playing"
     assert host_op(client, night, "dq", dq_entry=str(roster["A"].id), reason="Collusion").status_code == 200
-    assert field.chip_count(night) == (3 * start, start)  # uncounted: the average stack left play
+    assert read_night(night).chip_count() == (3 * start, start)  # uncounted: the average stack left play
     counted = host_op(client, night, "dq", dq_entry=str(roster["B"].id), reason="Angle", dq_chips="12,500")
     assert counted.status_code == 200
-    assert field.chip_count(night) == (3 * start - 12_500, (3 * start - 12_500 + 1) // 2)
+    assert read_night(night).chip_count() == (3 * start - 12_500, (3 * start - 12_500 + 1) // 2)
     assert host_op(client, night, f"undo:{last_action(night).id}").status_code == 200
-    assert field.chip_count(night) == (3 * start, start)
+    assert read_night(night).chip_count() == (3 * start, start)

@@ -11,6 +11,7 @@ import pytest
 from live import payload
 from services import checkin, clocks, field, members
 from services.models import Event
+from services.night_snapshot import read_night
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op, seat_players
 from tests.web.test_clock import tap
@@ -36,10 +37,10 @@ def fresh(night) -> dict:
     """The payload as a process that kept nothing computes it: the field read now."""
     db.session.expire_all()
     event = db.session.get(Event, night.id)
-    entries_now = field.entries_of(event)
-    return {"players_left": field.players_left(event, entries_now),
-            "average_stack": field.chip_count(event, entries_now)[1],
-            "prizes": field.prize_table(event, entries_now)}
+    night = read_night(event)
+    return {"players_left": night.players_left,
+            "average_stack": night.chip_count()[1],
+            "prizes": night.prizes}
 
 
 def same_field(got: dict, night) -> bool:

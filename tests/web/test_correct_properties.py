@@ -14,6 +14,7 @@ from services import Refused, settling
 from services.busts import bust
 from services.journal import Journal, undo
 from services.models import Entry, Event, Member, Ruling, Ticket, Venue
+from services.night_snapshot import read_night
 from wiring.extensions import db
 
 CORRECTIONS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -38,7 +39,7 @@ def settled_night(league) -> Event:
     entries = list(db.session.scalars(db.select(Entry).where(Entry.event_id == event.id).order_by(Entry.id)))
     for entry in entries[:-1]:
         log = Journal(event, None, "bust", "Out")
-        bust(event, {entry: None}, log)
+        bust(read_night(event), {entry: None}, log)
         log.record()
     log = Journal(event, None, "settle", "Night settled")
     settling.settle(event, log)
@@ -103,7 +104,7 @@ def test_r_pts_5_any_correction_is_refused_unchanged_or_settles_by_the_corrected
             fixes = plausible(data, entries)
         else:  # anything at all the form could post, mostly impossible
             fixes = {i: settling.Fix(*data.draw(FIX)) for i in data.draw(st.lists(st.sampled_from(entries), unique=True))}
-        current = settling.elimination_order(event)
+        current = settling.elimination_order(read_night(event))
         wanted = {**current, **{i: settling.Fix(f.status, None, None) if f.status == "no_show" or f.hand is None
                                 else f for i, f in fixes.items()}}
         log = Journal(event, None, "correct", "Results corrected")

@@ -9,8 +9,9 @@ from html import unescape
 import pytest
 
 from live.payload import clock_payload
-from services import field, league_settings, pack, pool_shares
+from services import league_settings, pack, pool_shares
 from services.models import Entry, Event, League, Member, Ticket, User, Venue, utcnow
+from services.night_snapshot import read_night
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op
 from wiring.extensions import db
@@ -85,7 +86,7 @@ def test_r_pay_3_the_finals_prizes_include_the_shares_from_list_to_results(clien
     for name in ("Ann", "Bob", "Cara"):
         page = unescape(host_op(client, final, f"walk_in:{october[name].id}").get_data(as_text=True))
     pool = GUARANTEE + 3 * BUY_IN + SHARES  # $640: three players, one paid place (R-PAY-1)
-    assert field.prize_table(final) == [pool] and f"Prizes ${pool:,}:" in page and f"1st ${pool:,}" in page
+    assert read_night(final).prizes == [pool] and f"Prizes ${pool:,}:" in page and f"1st ${pool:,}" in page
     assert clock_payload(final)["prizes"] == [pool] and clock_payload(final)["pool_shares"] == 0  # the ladder
     host_op(client, final, f"bust:{entries(final)['Cara'].id}")
     host_op(client, final, f"bust:{entries(final)['Bob'].id}")

@@ -8,6 +8,7 @@ import pytest
 
 from services import field, settling
 from services.models import Entry, Event, Member, Ruling, Ticket, User, Venue, utcnow
+from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
 from tests.web.test_check_in import entries, host_op, join
 from tests.web.test_prereg_self import phone_of, prereg
@@ -144,14 +145,14 @@ def test_r_qual_4_shootout_admits_the_months_top_10(client, league, november):
         assert host_op(client, shootout, f"walk_in:{november[name].id}").status_code == 200
     refused = host_op(client, shootout, f"walk_in:{newcomer.id}")
     assert refused.status_code == 422 and "New members" in text(refused)
-    assert field.starting_stack(shootout) == 40_000 and field.chip_count(shootout)[0] == 3 * 40_000
+    assert field.starting_stack(shootout) == 40_000 and read_night(shootout).chip_count()[0] == 3 * 40_000
 
 
 def test_r_fin_free_monthly_final_starts_at_6000(client, league, monthly, november):
     assert league.kind == "free" and field.starting_stack(monthly) == 6_000
     login(client, "host", "pw-host")
     host_op(client, monthly, f"walk_in:{november['Ann'].id}")
-    assert field.chip_count(monthly) == (6_000, 6_000)
+    assert read_night(monthly).chip_count() == (6_000, 6_000)
 
 
 def test_r_fin_high_roller_final_stacks_by_player_and_chips_in_play_sum_them(client, league, november):
@@ -163,7 +164,7 @@ def test_r_fin_high_roller_final_stacks_by_player_and_chips_in_play_sum_them(cli
     assert host_op(client, final, f"prereg:{november['Cara'].id}").status_code == 200  # 1 event, 3 days ahead
     stacks = {name: entry.starting_stack for name, entry in entries(final).items()}
     assert stacks == {"Ann": 25_000, "Bob": 20_000, "Cara": 22_000}
-    assert field.chip_count(final) == (67_000, 22_333)
+    assert read_night(final).chip_count() == (67_000, 22_333)
     newcomer = Member.named(league.id, "Dan")
     db.session.add(newcomer)
     db.session.commit()

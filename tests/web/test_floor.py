@@ -11,6 +11,7 @@ from blueprints.play.member_cookie import COOKIE
 from live import seats as seat_digests
 from services import penalties
 from services.models import Action, Entry, Event, Penalty, Ruling, utcnow
+from services.night_snapshot import read_night
 from tests.conftest import csrf_token
 from tests.web.test_check_in import entries, host_op, seat_players
 from wiring.extensions import db
@@ -164,10 +165,10 @@ def test_r_pen_2_the_players_phone_shows_the_return_time_and_hears_of_it(client,
     phone = phone_of(app, gus.member)
     before = html(phone.get(f"/events/{night.id}/me"))
     assert "data-penalty" not in before
-    digest = seat_digests.seat_digest(night)
+    digest = seat_digests.seat_digest(read_night(night))
     floor_op(client, night, gus, "give:missed_hands", hands="4", reason="Abusive language")
     db.session.expire_all()
-    after = seat_digests.seat_digest(night)
+    after = seat_digests.seat_digest(read_night(night))
     bucket = gus.id % seat_digests.SEAT_BUCKETS
     width = seat_digests.SEAT_HASH_CHARS
     assert [i for i in range(seat_digests.SEAT_BUCKETS)

@@ -1,8 +1,9 @@
 """A night follows the settings it was created with (its snapshot): registration close (R-LATE-1),
 bonus windows (R-CHIP-2), points switched off (R-PTS-8), the called clock (R-CLOCK-4)."""
 from live.payload import clock_payload
-from services import field, league_settings
+from services import league_settings
 from services.models import BonusClaim, Entry, Event, Member
+from services.night_snapshot import read_night
 from tests.web.test_check_in import entries, host_op
 from tests.web.test_clock import tap
 from tests.web.test_night import fill
@@ -91,6 +92,6 @@ def test_r_pay_1_a_night_pays_by_its_own_payout_table_and_without_one_by_the_lea
         db.session.add(Entry(event_id=night.id, member_id=member.id, status="playing"))
     league_settings.change(league, {"league.payout_percent": 40, "league.payout_table": {2: (70, 30)}}, None)
     db.session.commit()
-    assert field.prize_table(night) == [100]  # 10 % of 5 players: one place, all of $100
+    assert read_night(night).prizes == [100]  # 10 % of 5 players: one place, all of $100
     night.settings = None
-    assert field.prize_table(night) == [70, 30]
+    assert read_night(night).prizes == [70, 30]

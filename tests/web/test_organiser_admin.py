@@ -6,6 +6,7 @@ import pytest
 
 from services import field, leagues
 from services.models import Entry, Event, HostVenue, Member, MemberMerge, Ruling, SettingChange, Ticket, User, Venue
+from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
 from tests.web.test_check_in import host_op
 from wiring.extensions import db
@@ -204,7 +205,7 @@ def test_r_pay_1_a_nights_payout_table_is_its_snapshot(client, app):
         db.session.flush()
         db.session.add(Entry(event_id=event.id, member_id=member.id, status="playing"))
     db.session.commit()
-    assert field.prize_table(event) == [120, 80]  # 10 players, 20 % paid: 2 places, 60/40 of $200
+    assert read_night(event).prizes == [120, 80]  # 10 players, 20 % paid: 2 places, 60/40 of $200
 
 
 # --- members ----------------------------------------------------------------------------------------

@@ -15,9 +15,9 @@ from league.events import EVENT_TYPES
 from league.points import Finish, award_points, check_finishing_order
 from services import checkin, deals, members, prereg, settling
 from services.busts import bust, disqualify
-from services.field import prize_table
 from services.journal import Journal, last_action, undo
 from services.models import Entry, Event, User, Venue
+from services.night_snapshot import read_night
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases(
@@ -157,16 +157,16 @@ def run_night(night: Night, plan: dict, data) -> None:
         elif action == "bust" and len(playing) >= 2:
             entry = data.draw(st.sampled_from(playing))
             stack = data.draw(st.none() | STACKS)
-            night.act("bust", "Out", lambda log, e=entry, s=stack: bust(event, {e: s}, log))
+            night.act("bust", "Out", lambda log, e=entry, s=stack: bust(read_night(event), {e: s}, log))
             night.steps.append({entry.id: stack})
         elif action == "bust_hand" and len(playing) >= 3:
             out = data.draw(st.lists(st.sampled_from(playing), min_size=2, max_size=len(playing) - 1, unique=True))
             stacks = {e: data.draw(STACKS) for e in out}
-            night.act("bust_hand", "Out in one hand", lambda log, s=stacks: bust(event, s, log))
+            night.act("bust_hand", "Out in one hand", lambda log, s=stacks: bust(read_night(event), s, log))
             night.steps.append({e.id: s for e, s in stacks.items()})
         elif action == "dq" and playing:
             entry = data.draw(st.sampled_from(playing))
-            night.act("dq", "Disqualified", lambda log, e=entry: disqualify(event, e, "Angle shooting", log, None))
+            night.act("dq", "Disqualified", lambda log, e=entry: disqualify(read_night(event), e, "Angle shooting", log, None))
             night.steps.append(entry.id)
         elif action == "undo" and len(night.history) > plan["starting"]:
             night.undo()
@@ -196,7 +196,7 @@ def run_night(night: Night, plan: dict, data) -> None:
     else:
         while len(playing := night.rows("playing")) > 1:
             entry = data.draw(st.sampled_from(playing))
-            night.act("bust", "Out", lambda log, e=entry: bust(event, {e: None}, log))
+            night.act("bust", "Out", lambda log, e=entry: bust(read_night(event), {e: None}, log))
             night.steps.append({entry.id: None})
     night.act("settle", "Night settled", lambda log: settling.settle(event, log))
 
@@ -217,4 +217,4 @@ def run_night(night: Night, plan: dict, data) -> None:
     by_id = {e.id: e.position for e in field}
     for earlier, later in zip(order, order[1:]):
         assert min(by_id[p] for p in earlier) > max(by_id[p] for p in later)
-    assert sum(e.prize for e in field) <= sum(prize_table(event))  # R-PAY-1: never more than the pool
+    assert sum(e.prize for e in field) <= sum(read_night(event).prizes)  # R-PAY-1: never more than the pool

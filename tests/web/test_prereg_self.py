@@ -15,6 +15,7 @@ from itsdangerous import URLSafeSerializer
 from blueprints.play.member_cookie import COOKIE
 from services import field
 from services.models import Action, Entry, Event, League, Member, utcnow
+from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
 from tests.web.test_check_in import entries, host_op, join
 from tests.web.test_clock import tap
@@ -112,7 +113,7 @@ def test_r_late_3_a_free_night_one_tap_from_coming_nights_then_cancel(ann, frida
     assert "Done: you're in." in body and "You're pre-registered." in body and "Cancel my pre-registration" in body
     entry = entries(friday)["Ann Lee"]
     assert (entry.status, entry.pre_registered, entry.arrived_at) == ("registered", True, None)
-    assert field.players_left(friday) == 1 and field.chip_count(friday)[0] > 0  # the stack is in play
+    assert read_night(friday).players_left == 1 and read_night(friday).chip_count()[0] > 0  # the stack is in play
     action = last_action()
     assert (action.user_id, action.kind) == (None, "self_prereg")  # no host: the player did it
     assert action.summary == "Ann Lee pre-registered on their phone"
@@ -124,7 +125,7 @@ def test_r_late_3_a_free_night_one_tap_from_coming_nights_then_cancel(ann, frida
     cancelled = prereg(phone, friday, cancel=True)
     assert cancelled.status_code == 200 and "Your pre-registration is cancelled." in html(cancelled)
     assert "Pre-register as Ann Lee" in html(cancelled)  # and they may change their mind again
-    assert entries(friday) == {} and field.players_left(friday) == 0
+    assert entries(friday) == {} and read_night(friday).players_left == 0
     assert last_action().summary == "Ann Lee cancelled their pre-registration on their phone"
     assert state(friday)[2] == version + 2
 
@@ -349,7 +350,7 @@ def test_r_late_3_cash_request_then_the_host_confirms_the_buy_in(client, ann, ca
     entry = entries(cash)["Ann Lee"]
     assert (entry.status, entry.pre_registered) == ("requested", False)
     # no stack in play on the player's word, and not "in a game" for R-LATE-4
-    assert field.players_left(cash) == 0 and field.chip_count(cash)[0] == 0
+    assert read_night(cash).players_left == 0 and read_night(cash).chip_count()[0] == 0
     assert field.live_game_elsewhere(member, night) is None
     assert last_action().summary == "Ann Lee asked on their phone to pre-register ($30 buy-in to confirm)"
     home = html(phone.get("/me"))  # their home page says where they stand
@@ -363,7 +364,7 @@ def test_r_late_3_cash_request_then_the_host_confirms_the_buy_in(client, ann, ca
     assert confirmed.status_code == 200 and "Confirmed Ann Lee" in html(confirmed)
     entry = entries(cash)["Ann Lee"]
     assert (entry.status, entry.pre_registered) == ("registered", True)
-    assert field.players_left(cash) == 1 and field.chip_count(cash)[0] > 0  # now the stack is in play
+    assert read_night(cash).players_left == 1 and read_night(cash).chip_count()[0] > 0  # now the stack is in play
     assert "You're pre-registered." in html(phone.get(f"/events/{cash.id}"))
 
 
@@ -374,7 +375,7 @@ def test_r_late_3_cash_request_turned_away_puts_nothing_in_play(client, ann, cas
     login(client, "host", "pw-host")
     turned = host_op(client, cash, f"reject:{entry.id}")
     assert turned.status_code == 200 and "Turned away Ann Lee" in html(turned)
-    assert entries(cash) == {} and field.players_left(cash) == 0 and field.chip_count(cash)[0] == 0
+    assert entries(cash) == {} and read_night(cash).players_left == 0 and read_night(cash).chip_count()[0] == 0
     assert "Ask to pre-register · $30" in html(phone.get(f"/events/{cash.id}"))  # they may ask again
 
 

@@ -9,6 +9,7 @@ import pytest
 from live.payload import clock_payload
 from services import field, tables
 from services.models import Action, Entry, Event
+from services.night_snapshot import read_night
 from services.pack import month_pack
 from tests.web.test_check_in import entries, host_op, seat_players
 from tests.web.test_clock import tap
@@ -75,8 +76,8 @@ def test_r_entry_1_2_a_busted_player_re_enters_on_a_new_seat_and_the_pool_and_ch
     seats = [(e.table_no, e.seat_no) for e in entries(night).values()]
     assert len(set(seats)) == 5  # nobody shares a seat
     # R-ENTRY-2: six buy-ins in the pool, six stacks in play, five players in the field
-    assert field.chip_count(night) == (6 * stack, 6 * stack // 5)
-    assert sum(field.prize_table(night)) == 100 + 6 * 20 and len(field.prize_table(night)) == 1
+    assert read_night(night).chip_count() == (6 * stack, 6 * stack // 5)
+    assert sum(read_night(night).prizes) == 100 + 6 * 20 and len(read_night(night).prizes) == 1
     assert clock_payload(night)["average_stack"] == 6 * stack // 5
     # the next one out finishes 5th: the field counts players, and Eve's bust-out left the order
     host_op(client, night, f"bust:{cash_table['Dan'].id}")
@@ -152,8 +153,8 @@ def test_r_entry_1_a_rebuy_keeps_the_seat_and_adds_a_stack(client, night, cash_t
     assert done.status_code == 200 and "Bob rebought (2nd buy-in)" in html(done)
     after = entries(night)["Bob"]
     assert (after.table_no, after.seat_no) == seat and after.status == "playing" and after.buy_ins == 2
-    assert field.chip_count(night) == (6 * stack, 6 * stack // 5)
-    assert sum(field.prize_table(night)) == 100 + 6 * 20
+    assert read_night(night).chip_count() == (6 * stack, 6 * stack // 5)
+    assert sum(read_night(night).prizes) == 100 + 6 * 20
     before = snapshot(night)
     limit = host_op(client, night, f"rebuy:{bob.id}")
     assert limit.status_code == 422 and "limit" in refusal(html(limit))
@@ -176,7 +177,7 @@ def test_r_entry_2_undo_takes_a_re_entry_back(client, night, cash_table):
     assert host_op(client, night, f"undo:{action.id}").status_code == 200
     after = snapshot(night)
     assert after[0] == before[0]  # busted again, 5th, her old seat record, one buy-in
-    assert sum(field.prize_table(night)) == 100 + 5 * 20
+    assert sum(read_night(night).prizes) == 100 + 5 * 20
 
 
 def test_r_entry_1_the_re_entered_players_phone_shows_their_new_seat(client, app, night, cash_table):

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from league.points import check_finishing_order
 from services import Refused, reentries, seats, settling
 from services.busts import bust
-from services.field import chip_count, prize_table, starting_stack
+from services.field import starting_stack
 from services.models import Entry, Event, User, Venue
+from services.night_snapshot import read_night
 from tests.web.test_places_properties import STACKS, Night, check_in, positions_out
 from wiring.extensions import db
 
@@ -43,8 +44,8 @@ def check_night(night: Night) -> None:
     assert all(e.position is None for e in field if e.status == "playing")
     assert len({e.member_id for e in field}) == len(field)  # one entry, so one position, per player
     buy_ins = sum(e.buy_ins for e in field)
-    assert sum(prize_table(night.event)) == GUARANTEE + SHARE * buy_ins  # R-ENTRY-2, R-PAY-1
-    assert chip_count(night.event)[0] == starting_stack(night.event) * buy_ins  # R-ENTRY-2, R-CHIP-3
+    assert sum(read_night(night.event).prizes) == GUARANTEE + SHARE * buy_ins  # R-ENTRY-2, R-PAY-1
+    assert read_night(night.event).chip_count()[0] == starting_stack(night.event) * buy_ins  # R-ENTRY-2, R-CHIP-3
 
 
 @st.composite
@@ -80,7 +81,7 @@ def run_night(night: Night, plan: dict) -> None:
     for _ in range(plan["starting"]):
         night.act("join", "New member", lambda log: check_in(night, log))
     if plan["seated"]:
-        night.act("draw", "Seats drawn", lambda log: seats.draw(event, log))
+        night.act("draw", "Seats drawn", lambda log: seats.draw(read_night(event), log))
     for action in plan["actions"]:
         playing, played = night.rows("playing"), night.rows("played")
         if action == "check_in":
@@ -88,12 +89,12 @@ def run_night(night: Night, plan: dict) -> None:
         elif action == "bust" and len(playing) >= 2:
             entry = data.draw(st.sampled_from(playing))
             stack = data.draw(st.none() | STACKS)
-            night.act("bust", "Out", lambda log, e=entry, s=stack: bust(event, {e: s}, log))
+            night.act("bust", "Out", lambda log, e=entry, s=stack: bust(read_night(event), {e: s}, log))
             night.steps.append({entry.id: stack})
         elif action == "bust_hand" and len(playing) >= 3:
             out = data.draw(st.lists(st.sampled_from(playing), min_size=2, max_size=len(playing) - 1, unique=True))
             stacks = {e: data.draw(STACKS) for e in out}
-            night.act("bust_hand", "Out in one hand", lambda log, s=stacks: bust(event, s, log))
+            night.act("bust_hand", "Out in one hand", lambda log, s=stacks: bust(read_night(event), s, log))
             night.steps.append({e.id: s for e, s in stacks.items()})
         elif action == "reenter" and played:
             entry = data.draw(st.sampled_from(played))
@@ -124,7 +125,7 @@ def run_night(night: Night, plan: dict) -> None:
 
     while len(playing := night.rows("playing")) > 1:
         entry = data.draw(st.sampled_from(playing))
-        night.act("bust", "Out", lambda log, e=entry: bust(event, {e: None}, log))
+        night.act("bust", "Out", lambda log, e=entry: bust(read_night(event), {e: None}, log))
         night.steps.append({entry.id: None})
     check_night(night)
     night.act("settle", "Night settled", lambda log: settling.settle(event, log))
@@ -133,6 +134,6 @@ def run_night(night: Night, plan: dict) -> None:
     positions = [e.position for e in field]
     assert None not in positions and len({e.member_id for e in field}) == len(field)
     check_finishing_order(positions)
-    assert sum(e.prize for e in field) == sum(prize_table(event)) == GUARANTEE + SHARE * sum(
+    assert sum(e.prize for e in field) == sum(read_night(event).prizes) == GUARANTEE + SHARE * sum(
         e.buy_ins for e in field)
     assert sum(db.session.scalars(db.select(Entry.buy_ins).where(Entry.event_id == event.id))) >= len(field)

@@ -11,8 +11,8 @@ import pytest
 
 from live import seats as seat_digests
 from live.payload import clock_payload
-from services import field as night_field
 from services.models import Action
+from services.night_snapshot import FINAL_TABLE_ACTION, read_night
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op, join
 from tests.web.test_clock import tap
@@ -78,10 +78,10 @@ def token(entry):
 # ---- the seat digest in the clock payload ----
 
 def test_seat_digest_is_64_buckets_in_the_clock_payload_and_stable(client, field, night):
-    digest = seat_digests.seat_digest(night)
+    digest = seat_digests.seat_digest(read_night(night))
     assert re.fullmatch(f"[0-9a-f]{{{seat_digests.SEAT_BUCKETS * seat_digests.SEAT_HASH_CHARS}}}", digest)
-    assert seat_digests.seat_digest(night) == digest  # nothing changed, nothing moves
-    assert seat_digests.seat_digest(night, night_field.entries_of(night)) == digest  # the payload's one read agrees
+    assert seat_digests.seat_digest(read_night(night)) == digest  # nothing changed, nothing moves
+    assert clock_payload(night)["seats"] == digest  # the payload's digest agrees
     assert client.get(f"/api/events/{night.id}/clock").get_json()["seats"] == digest
     _, ann, host = field
     tap(host, night, "start")  # a clock action moves the version, not anyone's seat
@@ -91,20 +91,20 @@ def test_seat_digest_is_64_buckets_in_the_clock_payload_and_stable(client, field
 
 def test_r_seat_2_a_move_changes_only_the_movers_bucket(field, night):
     _, ann, host = field
-    before = seat_digests.seat_digest(night)
+    before = seat_digests.seat_digest(read_night(night))
     other = 2 if ann.table_no == 1 else 1
     assert move(host, night, ann, other, empty_seat(night, other)).status_code == 200
     db.session.expire_all()
-    assert changed(before, seat_digests.seat_digest(night)) == {ann.id % seat_digests.SEAT_BUCKETS}
+    assert changed(before, seat_digests.seat_digest(read_night(night))) == {ann.id % seat_digests.SEAT_BUCKETS}
 
 
 def test_r_pts_5_a_bust_out_changes_only_that_players_bucket(field, night):
     _, ann, host = field
     busted = entries(night)["Player 03"]
-    before = seat_digests.seat_digest(night)
+    before = seat_digests.seat_digest(read_night(night))
     host_op(host, night, f"bust:{busted.id}")
     db.session.expire_all()
-    assert changed(before, seat_digests.seat_digest(night)) == {busted.id % seat_digests.SEAT_BUCKETS}
+    assert changed(before, seat_digests.seat_digest(read_night(night))) == {busted.id % seat_digests.SEAT_BUCKETS}
 
 
 def test_r_seat_3_a_table_break_changes_only_the_movers_buckets(app, client, night):
@@ -116,11 +116,11 @@ def test_r_seat_3_a_table_break_changes_only_the_movers_buckets(app, client, nig
     for entry in [e for e in entries(night).values() if e.table_no == 1][:2]:
         host_op(client, night, f"bust:{entry.id}")
     seats = {e.id: (e.table_no, e.seat_no) for e in entries(night).values()}
-    before = seat_digests.seat_digest(night)
+    before = seat_digests.seat_digest(read_night(night))
     assert host_op(client, night, "break").status_code == 200
     db.session.expire_all()
     moved = {e.id % seat_digests.SEAT_BUCKETS for e in entries(night).values() if seats[e.id] != (e.table_no, e.seat_no)}
-    assert moved and changed(before, seat_digests.seat_digest(night)) == moved
+    assert moved and changed(before, seat_digests.seat_digest(read_night(night))) == moved
 
 
 def test_a_phones_bucket_is_its_slice_of_the_digest(field, night):
@@ -128,7 +128,7 @@ def test_a_phones_bucket_is_its_slice_of_the_digest(field, night):
     page = html(me(ann_phone, night))
     index, value = re.search(r'data-seat-bucket="(\d+)" data-seat-hash="([0-9a-f]+)"', page).groups()
     assert int(index) == ann.id % seat_digests.SEAT_BUCKETS and f'data-entry="{ann.id}"' in page
-    assert buckets(seat_digests.seat_digest(night))[int(index)] == value
+    assert buckets(seat_digests.seat_digest(read_night(night)))[int(index)] == value
 
 
 # ---- the player's own entry, with `was` ----
@@ -231,7 +231,7 @@ def test_r_seat_4_undoing_the_final_table_takes_its_message_back(field, night):
     for entry in [e for e in entries(night).values() if e.id != ann.id][:2]:
         host_op(host, night, f"bust:{entry.id}")
     assert host_op(host, night, "final").status_code == 200
-    final = db.session.scalar(db.select(Action).where(Action.kind == seat_digests.FINAL_TABLE_ACTION))
+    final = db.session.scalar(db.select(Action).where(Action.kind == FINAL_TABLE_ACTION))
     assert host_op(host, night, f"undo:{final.id}").status_code == 200
     ann = entries(night)["Ann Lee"]
     page = words(html(me(ann_phone, night, was="unseated")))

@@ -5,7 +5,7 @@ from html import unescape
 
 from league import payouts
 from live.payload import clock_payload
-from services import field
+from services.night_snapshot import read_night
 from tests.conftest import login
 from tests.web.test_check_in import entries, host_op
 from tests.web.test_finals import make_final
@@ -21,7 +21,7 @@ def test_r_fin_only_the_shootout_has_fixed_prizes():
 
 def test_r_fin_shootout_prizes_are_fixed_from_the_list_to_the_results(client, league, november):
     shootout = make_final(league, november["venue"], "top10_shootout")
-    assert field.prize_table(shootout) == [1_000, 500]  # before anyone sits down
+    assert read_night(shootout).prizes == [1_000, 500]  # before anyone sits down
     login(client, "host", "pw-host")
     for name in ("Ann", "Bob", "Cara"):
         page = unescape(host_op(client, shootout, f"walk_in:{november[name].id}").get_data(as_text=True))
@@ -40,7 +40,7 @@ def test_r_fin_shootout_prizes_are_fixed_from_the_list_to_the_results(client, le
 
 def test_r_fin_a_pooled_final_keeps_its_pool(client, league, november):
     final = make_final(league, november["venue"], "monthly_final", buy_in=30, pool_share=30, guarantee=500)
-    assert field.prize_table(final) == []  # nobody seated: "$500 guaranteed + $30 from each entry"
+    assert read_night(final).prizes == []  # nobody seated: "$500 guaranteed + $30 from each entry"
     login(client, "host", "pw-host")
     page = unescape(client.get(f"/host/events/{final.id}/players").get_data(as_text=True))
     assert "$500 guaranteed + $30 from each $30 entry" in page
