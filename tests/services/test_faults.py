@@ -37,6 +37,7 @@ from flask_migrate import upgrade
 from app import create_app
 from league import clock, structures
 from tests.fixtures import tonight as seed
+from tests.fixtures.host import host_op
 from tests.services.test_multiprocess import PG, ROOT, free_port, pg_url  # noqa: F401  (a fixture)
 from wiring.extensions import db
 
@@ -704,7 +705,6 @@ def test_backup_of_a_live_night_and_restore_on_postgresql(pg_url, second_pg_url,
     exactly; restored into an empty database it is the same night; a restore onto a league is
     refused without --replace and puts the backup back with it."""
     from tests.conftest import login
-    from tests.web.test_check_in import host_op
     event_id = seed_night(pg_url)
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": pg_url})
     with app.app_context():

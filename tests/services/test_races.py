@@ -15,7 +15,8 @@ from league.statuses import DealStatus, EntryStatus
 from services.models import Action, Entry, Event, Member
 from tests.conftest import DATABASES, PostgreSQLDatabases, csrf_token, login, make_app
 from tests.fixtures import tonight as seed
-from tests.web.test_check_in import entries, host_op
+from tests.fixtures.host import host_op
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 pytestmark = pytest.mark.services

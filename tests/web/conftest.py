@@ -1,9 +1,12 @@
-"""Web-test fixtures shared by the night's tests."""
+"""Web-test fixtures shared by the night's tests: tonight's night, and a cash night down to its last three."""
 import datetime as dt
 
 import pytest
 
 from services.models import Event, User, Venue
+from tests.fixtures.cash import cash_night_with_phones
+from tests.fixtures.host import host_op
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 
@@ -20,6 +23,18 @@ def night(app, league, organiser):
     db.session.add(event)
     db.session.commit()
     return event
+
+
+@pytest.fixture
+def final_three(app, client, night):
+    """A $30 cash night of 10 ($25 each to the pool + $250 guarantee = $500; 1 paid place…) down to 3,
+    with each remaining player's phone."""
+    phones = cash_night_with_phones(app, client, night)
+    for n in range(7):
+        host_op(client, night, "join", name=f"Early {n}", adult="yes")
+    for n in range(7):
+        host_op(client, night, f"bust:{entries(night)[f'Early {n}'].id}")
+    return phones
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -7,9 +7,7 @@ import threading
 import pytest
 
 from tests.conftest import SQLiteFiles, close, make_app
-from tests.web.test_check_in import host_op
-from tests.web.test_clock import tap
-from tests.web.test_night import fill
+from tests.fixtures.host import fill, host_op, tap
 from wiring.extensions import db
 
 

@@ -7,8 +7,7 @@ import pytest
 
 from services.models import Action, Entry, Event, Member, Ticket
 from tests.conftest import csrf_token, login
-from tests.web.test_cash_night import DAY, new_night, the_night
-from tests.web.test_check_in import host_op
+from tests.fixtures.host import DAY, host_op, new_night, the_night
 from wiring.extensions import db
 
 

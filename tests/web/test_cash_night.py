@@ -9,11 +9,9 @@ import pytest
 from league.payouts import HOUSE_MONEY, MONEY_MAX
 from services.models import Event, Venue
 from tests.conftest import csrf_token, login
-from tests.web.test_check_in import entries, host_op
-from tests.web.test_night import fill
+from tests.fixtures.host import DAY, fill, host_op, new_night, the_night
+from tests.fixtures.rows import entries
 from wiring.extensions import db
-
-DAY = "2026-12-24"
 
 
 @pytest.fixture
@@ -34,17 +32,6 @@ def cash_league(league):
 def value_of(page: str, name: str) -> str | None:
     found = re.search(rf'name="{name}"[^>]*value="([^"]*)"', page) or re.search(rf'value="([^"]*)"[^>]*name="{name}"', page)
     return found.group(1) if found else None
-
-
-def new_night(client, venue, **money):
-    data = {"csrf_token": csrf_token(client, "/host/"), "venue": str(venue.id), "date": DAY, "start_time": "19:00",
-            "event_type": "nightly", "template": "thpa_nightly", **money}
-    return client.post("/host/nights", data=data)
-
-
-def the_night() -> Event | None:
-    db.session.expire_all()
-    return db.session.scalar(db.select(Event).where(Event.date == dt.date(2026, 12, 24)))
 
 
 def test_r_pay_3_a_cash_leagues_form_has_the_money_defaulted_from_the_house(client, cash_league, rose):

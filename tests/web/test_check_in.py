@@ -8,30 +8,16 @@ from blueprints.play.member_cookie import COOKIE
 from live.payload import clock_payload
 from services import field
 from services.journal import last_action
-from services.models import Action, Entry, Event, Member, Ruling, Venue
+from services.models import Action, Event, Member, Ruling, Venue
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
-from tests.web.test_clock import tap
+from tests.fixtures.host import host_op, seat_players, tap
+from tests.fixtures.phones import join
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases(
     "two phones taking one new name meet the database's unique constraint (IntegrityError)")
-
-
-def join(client, event, name, adult=True, under_21=False, **extra):
-    token = csrf_token(client, f"/check-in/{event.check_in_code}")
-    data = {"csrf_token": token, "name": name, **({"adult": "yes"} if adult else {}),
-            **({"under_21": "yes"} if under_21 else {}), **extra}
-    return client.post(f"/check-in/{event.check_in_code}", data=data)
-
-
-def entries(event):
-    return {e.member.name: e for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id))}
-
-
-def host_op(client, event, op, **data):
-    return client.post(f"/host/events/{event.id}/players", headers={"HX-Request": "true"},
-                       data={"op": op, "csrf_token": csrf_token(client, "/"), **data})
 
 
 @pytest.fixture
@@ -149,13 +135,6 @@ def test_walk_in_search_results_are_one_element_the_search_replaces_whole(client
         assert "Sam Stone" in html and "New member" in html
     empty = client.get(f"/host/events/{night.id}/members?q=", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert empty.count('id="search-results"') == 1 and "New member" not in empty  # cleared, still one element
-
-
-def seat_players(client, night, names):
-    login(client, "host", "pw-host")
-    for name in names:
-        host_op(client, night, "join", name=name, adult="yes")
-    return entries(night)
 
 
 def test_r_pts_5_bust_outs_take_the_worst_open_position(client, night):

@@ -8,20 +8,8 @@ from live.announce import STREAMED
 from services import clocks
 from services.models import User
 from tests.conftest import csrf_token, login, make_app
+from tests.fixtures.host import clock, tap
 from wiring.extensions import db
-
-
-def tap(client, event, action, version=None, **extra):
-    """A host's tap on a control, as htmx sends it (CSRF token in the form)."""
-    token = csrf_token(client, "/")
-    if version is None:
-        version = client.get(f"/api/events/{event.id}/clock").get_json()["version"]
-    return client.post(f"/host/events/{event.id}/clock", headers={"HX-Request": "true"},
-                       data={"action": action, "version": str(version), "csrf_token": token, **extra})
-
-
-def clock(client, event):
-    return client.get(f"/api/events/{event.id}/clock").get_json()
 
 
 def test_r_clock_1_json_shape_before_the_start(client, night):

@@ -13,8 +13,8 @@ from services import checkin, clocks, field, members
 from services.models import Event
 from services.night_snapshot import read_night
 from tests.conftest import login
-from tests.web.test_check_in import entries, host_op, seat_players
-from tests.web.test_clock import tap
+from tests.fixtures.host import host_op, seat_players, tap
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 

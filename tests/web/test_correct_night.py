@@ -8,20 +8,11 @@ import pytest
 
 from services.models import Action, Entry, Event, Member, Ruling, Ticket, User, utcnow
 from tests.conftest import csrf_token, login
-from tests.web.test_check_in import entries, host_op
-from tests.web.test_deal import cash_night_with_phones, put_to_vote, vote
-from tests.web.test_night import fill
+from tests.fixtures.cash import cash_night_with_phones
+from tests.fixtures.host import bust, fill, host_op, put_to_vote
+from tests.fixtures.phones import vote
+from tests.fixtures.rows import entries
 from wiring.extensions import db
-
-
-def bust(client, night, *names, stacks=None):
-    if len(names) == 1:
-        response = host_op(client, night, f"bust:{entries(night)[names[0]].id}")
-    else:
-        ids = [entries(night)[name].id for name in names]
-        response = host_op(client, night, "bust_hand", out=[str(i) for i in ids],
-                           **{f"stack-{i}": str(s) for i, s in zip(ids, stacks)})
-    assert response.status_code == 200, response.get_data(as_text=True)
 
 
 @pytest.fixture

@@ -1,46 +1,10 @@
 """Deals at the final table (R-PTS-7, R-PAY-2): a chip count, an offer, an anonymous unanimous ballot."""
-import pytest
 
-from tests.conftest import csrf_token, login
-from tests.web.test_check_in import entries, host_op, join
+from tests.conftest import csrf_token
+from tests.fixtures.host import host_op, put_to_vote
+from tests.fixtures.phones import vote
+from tests.fixtures.rows import entries
 from wiring.extensions import db
-
-
-def cash_night_with_phones(app, client, night) -> dict:
-    """A $30 cash night ($25 each to the pool, $250 guaranteed) that Ann, Bob and Cat checked in to on
-    their own phones and the host (logged in on `client`) confirmed; their phones by name."""
-    night.buy_in, night.pool_share, night.guarantee = 30, 25, 250
-    db.session.commit()
-    phones = {}
-    for name in ("Ann", "Bob", "Cat"):
-        phones[name] = app.test_client()
-        join(phones[name], night, name)
-    login(client, "host", "pw-host")
-    for entry in entries(night).values():
-        host_op(client, night, f"confirm:{entry.id}")
-    return phones
-
-
-@pytest.fixture
-def final_three(app, client, night):
-    """A $30 cash night of 10 ($25 each to the pool + $250 guarantee = $500; 1 paid place…) down to 3,
-    with each remaining player's phone."""
-    phones = cash_night_with_phones(app, client, night)
-    for n in range(7):
-        host_op(client, night, "join", name=f"Early {n}", adult="yes")
-    for n in range(7):
-        host_op(client, night, f"bust:{entries(night)[f'Early {n}'].id}")
-    return phones
-
-
-def put_to_vote(client, night, counts, method="icm"):
-    roster = entries(night)
-    return host_op(client, night, "deal", method=method,
-                   **{f"deal-{roster[name].id}": str(chips) for name, chips in counts.items()})
-
-
-def vote(phone, night, yes):
-    return phone.post(f"/events/{night.id}/deal", data={"csrf_token": csrf_token(phone), "vote": "yes" if yes else "no"})
 
 
 def test_r_pay_2_unanimous_yes_fixes_positions_and_prizes(client, night, final_three):

@@ -4,7 +4,7 @@ import pytest
 
 from services import finals
 from tests.conftest import csrf_token, login
-from tests.web.test_cash_night import DAY, the_night
+from tests.fixtures.host import DAY, the_night
 from wiring.extensions import db
 
 

@@ -13,7 +13,8 @@ from services import league_settings, pack, pool_shares
 from services.models import Entry, Event, League, Member, Ticket, User, Venue, utcnow
 from services.night_snapshot import read_night
 from tests.conftest import login
-from tests.web.test_check_in import entries, host_op
+from tests.fixtures.host import host_op
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 # October 2026, house shares of a nightly $30 (league.pools.HOUSE_SHARES): $20 night, $5 Monthly

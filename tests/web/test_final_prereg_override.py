@@ -5,14 +5,11 @@ from html import unescape
 
 from services.models import Entry, Ruling
 from tests.conftest import login
-from tests.web.test_check_in import entries, host_op
+from tests.fixtures.host import host_op
+from tests.fixtures.rows import count, entries
 from tests.web.test_finals import NO_TICKET, make_final
 from tests.web.test_finals import november as november  # noqa: F401 (the fixture)
 from wiring.extensions import db
-
-
-def count(model):
-    return db.session.scalar(db.select(db.func.count()).select_from(model))
 
 
 def test_r_qual_3_prereg_of_a_ticketless_player_is_refused_with_the_override(client, league, november):

@@ -2,7 +2,6 @@
 admits only the qualifiers of its month, the host may override with a ruling, a Monthly Final
 ticket admits once, and each entrant starts on their own R-FIN stack."""
 import datetime as dt
-from html import unescape
 
 import pytest
 
@@ -10,15 +9,13 @@ from services import field, settling
 from services.models import Entry, Event, Member, Ruling, Ticket, User, Venue, utcnow
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
-from tests.web.test_check_in import entries, host_op, join
-from tests.web.test_prereg_self import phone_of, prereg
+from tests.fixtures.host import host_op
+from tests.fixtures.pages import text
+from tests.fixtures.phones import join, phone_of, prereg
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 NO_TICKET = "No Monthly Final ticket for November 2026: tickets come from a top-5 finish in a nightly game"
-
-
-def text(response):
-    return unescape(response.get_data(as_text=True))
 
 
 @pytest.fixture

@@ -5,31 +5,19 @@ import datetime as dt
 import re
 
 import pytest
-from itsdangerous import URLSafeSerializer
 
-from blueprints.play.member_cookie import COOKIE
 from live import seats as seat_digests
 from services import penalties
 from services.models import Action, Entry, Event, Penalty, Ruling, utcnow
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token
-from tests.web.test_check_in import entries, host_op, seat_players
+from tests.fixtures.host import floor_op, floor_url, host_op, seat_players
+from tests.fixtures.pages import html
+from tests.fixtures.phones import phone_of
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
-
-
-def html(response):
-    return response.get_data(as_text=True)
-
-
-def floor_url(night, entry):
-    return f"/host/events/{night.id}/floor/{entry.id}"
-
-
-def floor_op(client, night, entry, op, **data):
-    return client.post(floor_url(night, entry), headers={"HX-Request": "true"},
-                       data={"op": op, "csrf_token": csrf_token(client, "/"), **data})
 
 
 def counts():
@@ -38,14 +26,6 @@ def counts():
             db.session.scalar(db.select(db.func.count()).select_from(Ruling)),
             db.session.scalar(db.select(db.func.count()).select_from(Action)),
             tuple(db.session.scalars(db.select(Entry.penalty_until).order_by(Entry.id))))
-
-
-def phone_of(app, member):
-    """A player's phone holding their member cookie."""
-    phone = app.test_client()
-    phone.set_cookie(COOKIE, URLSafeSerializer(app.secret_key, salt="member-cookie").dumps(
-        [member.id, member.cookie_secret]))
-    return phone
 
 
 def local(night, at):

@@ -23,7 +23,7 @@ from blueprints.play.member_cookie import COOKIE
 from services.models import Entry, Event, Member, User
 from tests.conftest import csrf_token, login
 from tests.fixtures import tonight as seed
-from tests.web.test_check_in import host_op
+from tests.fixtures.host import host_op
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases(

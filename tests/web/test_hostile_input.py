@@ -5,17 +5,14 @@ import pytest
 
 from services.models import Entry, Event, Member, Ruling, User, Venue
 from tests.conftest import csrf_token, login
-from tests.web.test_check_in import entries, host_op, join, seat_players
-from tests.web.test_clock import clock
+from tests.fixtures.host import clock, host_op, seat_players
+from tests.fixtures.phones import join
+from tests.fixtures.rows import count, entries
 from tests.web.test_structure_editor import post as post_structure
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases(
     "odd text (a NUL, look-alike letters, case) reaches the SQL, and each database takes it its own way")
-
-
-def count(model):
-    return db.session.scalar(db.select(db.func.count()).select_from(model))
 
 
 def post(client, path, **data):

@@ -15,11 +15,12 @@ from blueprints.play.member_cookie import COOKIE
 from live import qr
 from services.models import Event, League, Member, MemberCode, User, utcnow
 from tests.conftest import csrf_token, login
+from tests.fixtures.host import host_op
+from tests.fixtures.pages import html
+from tests.fixtures.phones import CODE_RE, claim, join
 from tests.fixtures.results import seed_results
-from tests.web.test_check_in import entries, host_op, join
+from tests.fixtures.rows import entries, member
 from wiring.extensions import db
-
-CODE_RE = re.compile(r"data-code>(\d{3}) (\d{3})<")
 
 
 @pytest.fixture
@@ -38,14 +39,6 @@ def ann(app, tonight):
     return phone
 
 
-def member(name):
-    return db.session.scalar(db.select(Member).where(Member.name == name))
-
-
-def html(response):
-    return response.get_data(as_text=True)
-
-
 def qr_path(svg_text):
     """The QR code's modules (the path data) from an SVG, inline or drawn by qr.svg."""
     return re.search(r' d="([^"]+)"', svg_text).group(1)
@@ -56,10 +49,6 @@ def new_code(phone):
     response = phone.post("/me/move", data={"csrf_token": csrf_token(phone, "/me")})
     assert response.status_code == 200
     return "".join(CODE_RE.search(html(response)).groups())
-
-
-def claim(phone, code, **extra):
-    return phone.post("/me/claim", data={"csrf_token": csrf_token(phone, "/me/claim"), "code": code, **extra})
 
 
 def play_the_night(host, tonight):

@@ -3,16 +3,9 @@ from collections import Counter
 
 from services.models import Action, BonusClaim, Member, Ruling, Ticket
 from tests.conftest import login
-from tests.web.test_check_in import entries, host_op
-from tests.web.test_clock import tap
+from tests.fixtures.host import fill, host_op, tap
+from tests.fixtures.rows import entries, last_open_action
 from wiring.extensions import db
-
-
-def fill(client, night, count):
-    login(client, "host", "pw-host")
-    for n in range(count):
-        host_op(client, night, "join", name=f"Player {n:02d}", adult="yes")
-    return entries(night)
 
 
 def tables(night):
@@ -98,7 +91,6 @@ def test_settle_awards_points_tickets_and_can_be_undone(client, night):
     db.session.refresh(night)
     assert night.status == "settled"
     assert db.session.scalar(db.select(db.func.count()).select_from(Ticket)) == 5
-    from services.models import Action
     last = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
     host_op(client, night, f"undo:{last.id}")
     db.session.refresh(night)
@@ -157,11 +149,6 @@ def test_an_unknown_bonus_kind_is_refused_not_an_error(client, night):
     response = host_op(client, night, "bonus", bonus_entry=str(roster["Player 00"].id), kind="")
     assert response.status_code == 422
     assert db.session.scalar(db.select(db.func.count()).select_from(BonusClaim)) == 0
-
-
-def last_open_action(night):
-    return db.session.scalar(db.select(Action).where(Action.event_id == night.id, Action.undone_at.is_(None))
-                             .order_by(Action.id.desc()))
 
 
 def test_undo_takes_back_joins_draws_walk_ins_and_a_settle(client, night):

@@ -8,7 +8,8 @@ import pytest
 from sqlalchemy import event as sa_event
 
 from tests.conftest import csrf_token
-from tests.web.test_check_in import entries, host_op, seat_players
+from tests.fixtures.host import host_op, seat_players
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 BUST_STATEMENTS = 12  # the login, the night, its lock, the bust's writes and the answer's one read

@@ -4,9 +4,8 @@ from live.payload import clock_payload
 from services import league_settings
 from services.models import BonusClaim, Entry, Event, Member
 from services.night_snapshot import read_night
-from tests.web.test_check_in import entries, host_op
-from tests.web.test_clock import tap
-from tests.web.test_night import fill
+from tests.fixtures.host import fill, host_op, tap
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 

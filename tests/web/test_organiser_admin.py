@@ -8,7 +8,8 @@ from services import field, leagues
 from services.models import Entry, Event, HostVenue, Member, MemberMerge, Ruling, SettingChange, Ticket, User, Venue
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
-from tests.web.test_check_in import host_op
+from tests.fixtures.host import host_op
+from tests.fixtures.rows import count
 from wiring.extensions import db
 
 BASE = "/organiser/harbour-league"
@@ -16,10 +17,6 @@ BASE = "/organiser/harbour-league"
 
 def post(client, path, **data):
     return client.post(path, headers={"HX-Request": "true"}, data={"csrf_token": csrf_token(client, "/"), **data})
-
-
-def count(model) -> int:
-    return db.session.scalar(db.select(db.func.count()).select_from(model))
 
 
 @pytest.fixture

@@ -5,13 +5,11 @@ import re
 
 from services.models import Action, Entry
 from tests.conftest import csrf_token, login
-from tests.web.test_check_in import entries, host_op
-from tests.web.test_deal import final_three, put_to_vote, vote  # noqa: F401 (the fixture)
+from tests.fixtures.host import host_op, put_to_vote
+from tests.fixtures.pages import html
+from tests.fixtures.phones import vote
+from tests.fixtures.rows import entries
 from wiring.extensions import db
-
-
-def html(response):
-    return response.get_data(as_text=True)
 
 
 def ballot_url(night, entry):

@@ -8,21 +8,15 @@ from league.points import check_finishing_order
 from live.payload import clock_payload
 from services.models import Entry, Member
 from tests.conftest import login
-from tests.web.test_check_in import entries, host_op, join
-from tests.web.test_clock import tap
-from tests.web.test_deal import cash_night_with_phones, put_to_vote, vote
-from tests.web.test_night import fill, last_open_action
+from tests.fixtures.cash import cash_night_with_phones
+from tests.fixtures.host import bust, fill, host_op, put_to_vote, tap
+from tests.fixtures.phones import join, vote
+from tests.fixtures.rows import entries, last_open_action
 from wiring.extensions import db
 
 
 def positions(night):
     return {name: e.position for name, e in entries(night).items()}
-
-
-def bust(client, night, name):
-    response = host_op(client, night, f"bust:{entries(night)[name].id}")
-    assert response.status_code == 200, response.get_data(as_text=True)
-    return response.get_data(as_text=True)
 
 
 def late(client, night, name):

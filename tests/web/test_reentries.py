@@ -11,17 +11,13 @@ from services import field, tables
 from services.models import Action, Entry, Event
 from services.night_snapshot import read_night
 from services.pack import month_pack
-from tests.web.test_check_in import entries, host_op, seat_players
-from tests.web.test_clock import tap
-from tests.web.test_floor import phone_of
-from tests.web.test_roster_refusals import past_the_major_break, refusal
+from tests.fixtures.host import floor_op, host_op, past_the_major_break, seat_players, tap
+from tests.fixtures.pages import html, refusal
+from tests.fixtures.phones import phone_of
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 FIVE = ["Ann", "Bob", "Cat", "Dan", "Eve"]
-
-
-def html(response):
-    return response.get_data(as_text=True)
 
 
 def allow(night, mode="reentry", **more):
@@ -208,7 +204,6 @@ def test_a_re_entry_of_a_player_of_another_night_is_refused(client, night, cash_
 
 
 def test_r_entry_1_a_re_entry_starts_clear_of_the_penalty_the_player_had(client, night, cash_table):
-    from tests.web.test_floor import floor_op
     allow(night)
     eve = cash_table["Eve"]
     assert floor_op(client, night, eve, "give:missed_hands", hands="6", reason="Slow play").status_code == 200

@@ -7,10 +7,10 @@ import pytest
 
 from blueprints.host.roster import ROSTER_ACTIONS
 from live.payload import clock_payload
-from services.models import Action, Entry, Event, Member, Ruling
+from services.models import Member
 from tests.conftest import csrf_token, login
-from tests.web.test_check_in import host_op, seat_players
-from tests.web.test_clock import tap
+from tests.fixtures.host import host_op, seat_players, tap
+from tests.fixtures.rows import written
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases(
@@ -19,16 +19,6 @@ pytestmark = pytest.mark.both_databases(
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 # The templates whose forms post to the host's roster (the structure editor posts elsewhere).
 ROSTER_FORMS = ("host/_players.html", "host/_search.html", "play/card.html")
-
-
-def written(event):
-    """Everything a roster action could write: the journal, the entries, rulings and the version."""
-    db.session.expire_all()
-    return (db.session.scalar(db.select(db.func.count()).select_from(Action)),
-            sorted((e.id, e.status, e.position, e.table_no, e.seat_no, e.chips_removed, e.stack_at_bust)
-                   for e in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id))),
-            db.session.scalar(db.select(db.func.count()).select_from(Ruling)),
-            db.session.get(Event, event.id).clock_version)
 
 
 def test_every_roster_button_has_a_handler_and_every_handler_names_its_rule():

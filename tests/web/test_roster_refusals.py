@@ -4,15 +4,11 @@ ruling (R-LATE-1, R-CHIP-2, R-MEM-2) it offers an override form that re-posts th
 reason, and nowhere else (R-LATE-4)."""
 import re
 
-from live.payload import clock_payload
 from services.models import BonusClaim, Entry, Event, Member, Ruling, Venue
-from tests.web.test_check_in import entries, host_op, seat_players
-from tests.web.test_clock import tap
+from tests.fixtures.host import host_op, past_the_major_break, seat_players, tap
+from tests.fixtures.pages import html, refusal
+from tests.fixtures.rows import entries
 from wiring.extensions import db
-
-
-def html(response):
-    return response.get_data(as_text=True)
 
 
 def override_form(page):
@@ -21,17 +17,6 @@ def override_form(page):
     if form is None:
         return None
     return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0)))
-
-
-def refusal(page):
-    """The refusal block's text (None: no refusal on the screen)."""
-    block = re.search(r'<div class="refusal" id="refusal" role="alert".*?</div>', page, re.S)
-    return block.group(0) if block else None
-
-
-def past_the_major_break(client, night):
-    major = next(i for i, item in enumerate(clock_payload(night)["structure"]) if item.get("major"))
-    assert tap(client, night, "jump", index=str(major + 1)).status_code == 200
 
 
 def test_r_chip_2_a_bonus_outside_its_window_is_refused_beside_the_bonus_with_an_override(client, night):

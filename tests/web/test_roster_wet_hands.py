@@ -12,15 +12,10 @@ from services import Refused, bonuses, journal
 from services.models import Action, BonusClaim, Entry, Event, Member
 from tests.bench.night_load import member_names
 from tests.conftest import login
-from tests.web.test_check_in import entries, host_op, seat_players
-from tests.web.test_clock import tap
-from tests.web.test_roster_actions import written
-from tests.web.test_roster_refusals import refusal
+from tests.fixtures.host import host_op, seat_players, tap
+from tests.fixtures.pages import html, refusal
+from tests.fixtures.rows import entries, written
 from wiring.extensions import db
-
-
-def html(response):
-    return response.get_data(as_text=True)
 
 
 def claims(event):
@@ -30,8 +25,9 @@ def claims(event):
                                      .join(Member).where(Entry.event_id == event.id)).all())
 
 
-def fill(event, n):
-    """n members in the game at once (the night's players, as checked in and confirmed)."""
+def unjournalled_players(event, n):
+    """n members in the game at once (the night's players, as checked in and confirmed), written as rows:
+    no journal, no seats, no clock version (what a 200-player roster's timing needs, not its history)."""
     people = [Member.named(event.league_id, name) for name in member_names(n)]
     db.session.add_all(people)
     db.session.flush()
@@ -163,7 +159,7 @@ def test_r_chip_1_for_everyone_gives_each_player_in_the_game_exactly_one(night, 
 def test_the_roster_fragment_for_200_players_is_at_most_60_kb(client, night):
     """Every player's name once (the pickers fill from the rows in roster.js), at 200 players seated,
     food for everyone given (each row marks it): bytes before compression, not time."""
-    fill(night, 200)
+    unjournalled_players(night, 200)
     login(client, "host", "pw-host")
     assert host_op(client, night, "draw").status_code == 200
     assert host_op(client, night, "bonus_all:food").status_code == 200
@@ -178,7 +174,7 @@ def test_the_roster_fragment_for_200_players_is_at_most_60_kb(client, night):
 def test_r_chip_2_food_for_everyone_is_one_insert_and_its_journal_names_every_claim(client, night):
     """One INSERT for all the night's claims (not one per player), and the action's journal lists each
     new claim, so Undo removes exactly them (an earlier claim of another kind stays)."""
-    fill(night, 30)
+    unjournalled_players(night, 30)
     login(client, "host", "pw-host")
     first = db.session.scalar(db.select(Entry).where(Entry.event_id == night.id).order_by(Entry.id))
     assert host_op(client, night, f"bonus:{first.id}", kind="membership").status_code == 200

@@ -14,15 +14,13 @@ from live.payload import clock_payload
 from services.models import Action
 from services.night_snapshot import FINAL_TABLE_ACTION, read_night
 from tests.conftest import login
-from tests.web.test_check_in import entries, host_op, join
-from tests.web.test_clock import tap
+from tests.fixtures.host import host_op, tap
+from tests.fixtures.pages import html
+from tests.fixtures.phones import join
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 ALERT = 'role="alert"'
-
-
-def html(response):
-    return response.get_data(as_text=True)
 
 
 def words(page):

@@ -4,6 +4,8 @@ import pytest
 
 from services.models import User
 from tests.conftest import csrf_token, login
+from tests.fixtures.phones import CODE_RE, claim, join
+from tests.fixtures.rows import member
 from wiring.extensions import db
 from wiring.security import WORKER_POLICY
 
@@ -212,8 +214,6 @@ def test_r_mem_1_last_nights_host_no_longer_moves_the_card(app, night, league):
 
 
 def test_r_mem_1_a_host_move_is_told_on_the_members_new_phone(app, client, night, league):
-    from tests.web.test_check_in import join
-    from tests.web.test_me import CODE_RE, claim, member
     night.date = league.today()
     db.session.commit()
     ann = app.test_client()

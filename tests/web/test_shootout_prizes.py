@@ -7,7 +7,8 @@ from league import payouts
 from live.payload import clock_payload
 from services.night_snapshot import read_night
 from tests.conftest import login
-from tests.web.test_check_in import entries, host_op
+from tests.fixtures.host import host_op
+from tests.fixtures.rows import entries
 from tests.web.test_finals import make_final
 from tests.web.test_finals import november as november  # noqa: F401 (the fixture)
 from wiring.extensions import db

@@ -3,7 +3,7 @@ import pytest
 
 from league import structures
 from tests.conftest import csrf_token, login
-from tests.web.test_clock import clock
+from tests.fixtures.host import clock
 
 
 def form_of(items, **extra):

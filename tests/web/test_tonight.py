@@ -9,7 +9,8 @@ import pytest
 from services import leagues
 from services.models import Event, Venue
 from tests.conftest import login
-from tests.web.test_cli import HEADER, imported
+from tests.fixtures.results import HEADER
+from tests.web.test_cli import imported
 from wiring.extensions import db
 
 

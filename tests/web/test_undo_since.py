@@ -6,7 +6,8 @@ import pytest
 
 from services import Refused, journal
 from services.models import Action, Event
-from tests.web.test_check_in import entries, host_op, seat_players
+from tests.fixtures.host import host_op, seat_players
+from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases(
