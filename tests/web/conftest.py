@@ -1,13 +1,36 @@
-"""Web-test fixtures shared by the night's tests: tonight's night, and a cash night down to its last three."""
+"""Web-test fixtures shared by the night's tests: a player's phone, the Rose & Crown, a settled
+November, tonight's night, and a cash night down to its last three."""
 import datetime as dt
 
 import pytest
 
 from services.models import Event, User, Venue
+from tests.fixtures import months
 from tests.fixtures.cash import cash_night_with_phones
-from tests.fixtures.host import host_op
-from tests.fixtures.rows import entries
+from tests.fixtures.roster import bust_out, check_in_players
 from wiring.extensions import db
+
+
+@pytest.fixture
+def phone(app):
+    """A second browser: a player's phone with its own cookies."""
+    return app.test_client()
+
+
+@pytest.fixture
+def rose(app, league, organiser):
+    """The Rose & Crown, a venue of the league (no night booked there yet)."""
+    venue = Venue(league_id=league.id, name="Rose & Crown")
+    db.session.add(venue)
+    db.session.commit()
+    return venue
+
+
+@pytest.fixture
+def november(app, league, organiser):
+    """November 2026 settled (tests/fixtures/months.py): Ann played two nights and holds a ticket; Bob
+    and Cara one night each. {"venue", "nights", "Ann", "Bob", "Cara"}."""
+    return months.november(league)
 
 
 @pytest.fixture
@@ -30,10 +53,10 @@ def final_three(app, client, night):
     """A $30 cash night of 10 ($25 each to the pool + $250 guarantee = $500; 1 paid place…) down to 3,
     with each remaining player's phone."""
     phones = cash_night_with_phones(app, client, night)
-    for n in range(7):
-        host_op(client, night, "join", name=f"Early {n}", adult="yes")
-    for n in range(7):
-        host_op(client, night, f"bust:{entries(night)[f'Early {n}'].id}")
+    early = [f"Early {n}" for n in range(7)]
+    check_in_players(night, early)
+    for name in early:
+        bust_out(night, name)
     return phones
 
 

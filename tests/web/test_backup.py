@@ -8,6 +8,7 @@ import pytest
 
 from tests.conftest import SQLiteFiles, close, make_app
 from tests.fixtures.host import fill, host_op, tap
+from tests.fixtures.roster import draw_seats
 from wiring.extensions import db
 
 
@@ -42,7 +43,7 @@ def dump(path) -> list[str]:
 def played(client, night):
     """A night under way: six players in, seats drawn, the clock running."""
     fill(client, night, 6)
-    host_op(client, night, "draw")
+    draw_seats(night)
     tap(client, night, "start")
     db.session.remove()
     return night

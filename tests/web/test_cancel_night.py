@@ -12,13 +12,9 @@ from wiring.extensions import db
 
 
 @pytest.fixture
-def booked(client, league, organiser):
-    from services.models import Venue
-    venue = Venue(league_id=league.id, name="Rose & Crown")
-    db.session.add(venue)
-    db.session.commit()
+def booked(client, rose):
     login(client, "host", "pw-host")
-    assert new_night(client, venue).status_code == 303
+    assert new_night(client, rose).status_code == 303
     return the_night()
 
 

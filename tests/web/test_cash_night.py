@@ -7,19 +7,13 @@ import re
 import pytest
 
 from league.payouts import HOUSE_MONEY, MONEY_MAX
-from services.models import Event, Venue
+from services.models import Event
 from tests.conftest import csrf_token, login
+from tests.fixtures.cash import as_cash_night
 from tests.fixtures.host import DAY, fill, host_op, new_night, the_night
+from tests.fixtures.roster import bust_out
 from tests.fixtures.rows import entries
 from wiring.extensions import db
-
-
-@pytest.fixture
-def rose(app, league, organiser):
-    venue = Venue(league_id=league.id, name="Rose & Crown")
-    db.session.add(venue)
-    db.session.commit()
-    return venue
 
 
 @pytest.fixture
@@ -179,9 +173,7 @@ def ladder(page: str) -> str | None:
 @pytest.fixture
 def cash_night(cash_league, night):
     """Tonight's running cash night: $30 buy-in, $20 of it to the night's pool, $100 guaranteed."""
-    night.buy_in, night.pool_share, night.guarantee = 30, 20, 100
-    db.session.commit()
-    return night
+    return as_cash_night(night, 30, 20, 100)
 
 
 def test_r_pay_1_the_prize_list_grows_as_entries_come_in(client, cash_night):
@@ -208,9 +200,9 @@ def test_a_free_night_shows_no_prizes(client, night):
 
 
 def test_r_pay_1_settled_prizes_sum_to_the_pool_and_show_on_results_and_the_roster(client, cash_night):
-    players = fill(client, cash_night, 20)
+    fill(client, cash_night, 20)
     for n in range(19, 0, -1):  # Player 19 out first … Player 00 wins
-        assert host_op(client, cash_night, f"bust:{players[f'Player {n:02d}'].id}").status_code == 200
+        bust_out(cash_night, f"Player {n:02d}")
     settled = host_op(client, cash_night, "settle")
     assert settled.status_code == 200
     after = entries(cash_night)
@@ -226,9 +218,9 @@ def test_r_pay_1_settled_prizes_sum_to_the_pool_and_show_on_results_and_the_rost
 
 
 def test_a_free_nights_results_have_no_prize_column(client, night):
-    players = fill(client, night, 3)
+    fill(client, night, 3)
     for n in (2, 1):
-        host_op(client, night, f"bust:{players[f'Player {n:02d}'].id}")
+        bust_out(night, f"Player {n:02d}")
     assert host_op(client, night, "settle").status_code == 200
     results = client.get(f"/events/{night.id}/results").get_data(as_text=True)
     assert ">Prize</th>" not in results and ladder(results) is None

@@ -20,12 +20,6 @@ pytestmark = pytest.mark.both_databases(
     "two phones taking one new name meet the database's unique constraint (IntegrityError)")
 
 
-@pytest.fixture
-def phone(app):
-    """A second browser: a player's phone with its own cookies."""
-    return app.test_client()
-
-
 def test_r_mem_1_join_on_the_spot_then_one_tap_next_time(phone, night):
     page = phone.get(f"/check-in/{night.check_in_code}")
     assert page.status_code == 200 and "Join and check in" in page.get_data(as_text=True)

@@ -8,9 +8,10 @@ import pytest
 
 from services.models import Action, Entry, Event, Member, Ruling, Ticket, User, utcnow
 from tests.conftest import csrf_token, login
-from tests.fixtures.cash import cash_night_with_phones
-from tests.fixtures.host import bust, fill, host_op, put_to_vote
+from tests.fixtures.cash import as_cash_night, cash_night_with_phones
+from tests.fixtures.host import fill, host_op, put_to_vote
 from tests.fixtures.phones import vote
+from tests.fixtures.roster import bust_out, check_in_players, settle_night
 from tests.fixtures.rows import entries
 from wiring.extensions import db
 
@@ -20,12 +21,12 @@ def settled_seven(client, night):
     """Seven players: 00 and 01 out alone, 02 and 03 in one hand (03 had more), 04 and 05 alone,
     06 wins; settled (the top 5 hold this month's Monthly Final tickets, R-QUAL-1)."""
     fill(client, night, 7)
-    bust(client, night, "Player 00")
-    bust(client, night, "Player 01")
-    bust(client, night, "Player 02", "Player 03", stacks=[1000, 3000])
-    bust(client, night, "Player 04")
-    bust(client, night, "Player 05")
-    assert host_op(client, night, "settle").status_code == 200
+    bust_out(night, "Player 00")
+    bust_out(night, "Player 01")
+    bust_out(night, "Player 02", "Player 03", stacks=[1000, 3000])
+    bust_out(night, "Player 04")
+    bust_out(night, "Player 05")
+    settle_night(night)
     return night
 
 
@@ -168,12 +169,11 @@ def test_only_the_nights_host_or_an_organiser_corrects_it(app, client, settled_s
 
 def test_r_pay_1_a_cash_nights_prizes_follow_the_correction(client, night):
     """R-PAY-1: the prizes are paid again by the corrected order, still summing to the pool."""
-    night.buy_in, night.pool_share, night.guarantee = 30, 25, 250
-    db.session.commit()
+    as_cash_night(night, 30, 25, 250)
     fill(client, night, 4)
     for n in range(3):
-        bust(client, night, f"Player {n:02d}")
-    host_op(client, night, "settle")
+        bust_out(night, f"Player {n:02d}")
+    settle_night(night)
     rows, _, _ = state(night)
     pool = sum(r[3] for r in rows.values())
     assert rows["Player 03"][3] == pool
@@ -203,10 +203,9 @@ def test_r_pts_7_a_deals_players_stay_as_agreed_and_the_others_are_corrected(app
     """R-PTS-7, R-PAY-2: after a deal, the players it placed keep their places and shares; the ones
     out before it can be corrected."""
     phones = cash_night_with_phones(app, client, night)
+    check_in_players(night, [f"Early {n}" for n in range(3)])
     for n in range(3):
-        host_op(client, night, "join", name=f"Early {n}", adult="yes")
-    for n in range(3):
-        bust(client, night, f"Early {n}")
+        bust_out(night, f"Early {n}")
     put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000}, "chip_chop")
     for name in ("Ann", "Bob", "Cat"):
         vote(phones[name], night, True)

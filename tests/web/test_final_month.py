@@ -8,15 +8,6 @@ from tests.fixtures.host import DAY, the_night
 from wiring.extensions import db
 
 
-@pytest.fixture
-def rose(app, league, organiser):
-    from services.models import Venue
-    venue = Venue(league_id=league.id, name="Rose & Crown")
-    db.session.add(venue)
-    db.session.commit()
-    return venue
-
-
 def create(client, rose, event_type, final_month=None):
     data = {"csrf_token": csrf_token(client, "/host/"), "venue": str(rose.id), "date": DAY, "start_time": "19:00",
             "event_type": event_type, "template": "thpa_nightly"}

@@ -10,10 +10,11 @@ import pytest
 
 from live.payload import clock_payload
 from services import league_settings, pack, pool_shares
-from services.models import Entry, Event, League, Member, Ticket, User, Venue, utcnow
+from services.models import Entry, Event, League
 from services.night_snapshot import read_night
 from tests.conftest import login
 from tests.fixtures.host import host_op
+from tests.fixtures.months import final_night, settled_month
 from tests.fixtures.rows import entries
 from wiring.extensions import db
 
@@ -29,41 +30,15 @@ def october(app, league, organiser):
     """A cash league's October: two settled $30 nights; Ann, Bob and Cara hold October tickets."""
     league.kind = "cash"
     db.session.commit()  # the nights' snapshots read the league as stored (services.models)
-    venue = Venue(league_id=league.id, name="Rose & Crown")
-    db.session.add(venue)
-    db.session.flush()
-    names = sorted({name for players in OCTOBER.values() for name in players})
-    members = {name: Member.named(league.id, name) for name in names}
-    for member in members.values():
-        member.adult_confirmed_at = utcnow()
-    db.session.add_all(members.values())
-    nights = {}
-    for day, players in OCTOBER.items():
-        night = Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date(2026, 10, day),
-                      start_time=dt.time(19, 0), status="settled", buy_in=BUY_IN, pool_share=20)
-        db.session.add(night)
-        db.session.flush()
-        prizes = [len(players) * 20]  # 10 % of 6 or 4 players: one paid place, the whole pool
-        for position, name in enumerate(players, start=1):
-            db.session.add(Entry(event_id=night.id, member_id=members[name].id, status="played", position=position,
-                                 points=100 - position, prize=prizes[0] if position == 1 else 0))
-        nights[day] = night
-    for position, name in enumerate(("Ann", "Bob", "Cara"), start=1):
-        db.session.add(Ticket(league_id=league.id, month="2026-10", member_id=members[name].id,
-                              event_id=nights[3].id, position=position))
-    db.session.commit()
-    return {"venue": venue, "nights": nights, **members}
+    return settled_month(league, "2026-10", OCTOBER, points=lambda position: 100 - position,
+                         ticketed=("Ann", "Bob", "Cara"), buy_in=BUY_IN, pool_share=20, start_time=dt.time(19, 0))
 
 
 @pytest.fixture
 def final(october, league):
-    host = db.session.scalar(db.select(User).where(User.username == "host"))
-    event = Event(league_id=league.id, venue_id=october["venue"].id, event_type="monthly_final",
-                  date=dt.date(2026, 11, 5), start_time=dt.time(19, 0), host_id=host.id, status="running",
-                  buy_in=BUY_IN, pool_share=BUY_IN, guarantee=GUARANTEE)  # for October: the month before
-    db.session.add(event)
-    db.session.commit()
-    return event
+    """October's Monthly Final, running on 5 November: $30 all to its pool, $500 guaranteed."""
+    return final_night(league, october["venue"], "monthly_final", date=dt.date(2026, 11, 5),
+                       buy_in=BUY_IN, pool_share=BUY_IN, guarantee=GUARANTEE)  # for October: the month before
 
 
 def books(league, month):

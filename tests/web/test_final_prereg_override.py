@@ -6,14 +6,13 @@ from html import unescape
 from services.models import Entry, Ruling
 from tests.conftest import login
 from tests.fixtures.host import host_op
+from tests.fixtures.months import NO_TICKET, final_night
 from tests.fixtures.rows import count, entries
-from tests.web.test_finals import NO_TICKET, make_final
-from tests.web.test_finals import november as november  # noqa: F401 (the fixture)
 from wiring.extensions import db
 
 
 def test_r_qual_3_prereg_of_a_ticketless_player_is_refused_with_the_override(client, league, november):
-    final = make_final(league, november["venue"], "monthly_final", status="scheduled")
+    final = final_night(league, november["venue"], "monthly_final", status="scheduled")
     login(client, "host", "pw-host")
     refused = host_op(client, final, f"prereg:{november['Bob'].id}")
     page = unescape(refused.get_data(as_text=True))
@@ -33,14 +32,14 @@ def test_r_qual_3_prereg_of_a_ticketless_player_is_refused_with_the_override(cli
 
 
 def test_a_ticket_holder_is_pre_registered_without_a_ruling(client, league, november):
-    final = make_final(league, november["venue"], "monthly_final", status="scheduled")
+    final = final_night(league, november["venue"], "monthly_final", status="scheduled")
     login(client, "host", "pw-host")
     assert host_op(client, final, f"prereg:{november['Ann'].id}").status_code == 200
     assert entries(final)["Ann"].status == "registered" and count(Ruling) == 0
 
 
 def test_an_override_reason_with_control_characters_is_refused(client, league, november):
-    final = make_final(league, november["venue"], "monthly_final", status="scheduled")
+    final = final_night(league, november["venue"], "monthly_final", status="scheduled")
     login(client, "host", "pw-host")
     refused = host_op(client, final, f"prereg:{november['Bob'].id}", reason="bad\x07reason")
     assert refused.status_code == 422 and count(Ruling) == 0 and "Bob" not in entries(final)

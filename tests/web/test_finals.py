@@ -6,50 +6,15 @@ import datetime as dt
 import pytest
 
 from services import field, settling
-from services.models import Entry, Event, Member, Ruling, Ticket, User, Venue, utcnow
+from services.models import Member, Ruling, Ticket
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
 from tests.fixtures.host import host_op
+from tests.fixtures.months import NO_TICKET, final_night
 from tests.fixtures.pages import text
 from tests.fixtures.phones import join, phone_of, prereg
 from tests.fixtures.rows import entries
 from wiring.extensions import db
-
-NO_TICKET = "No Monthly Final ticket for November 2026: tickets come from a top-5 finish in a nightly game"
-
-
-@pytest.fixture
-def november(app, league, organiser):
-    """November 2026: Ann played two nights and holds a ticket; Bob and Cara one night each."""
-    venue = Venue(league_id=league.id, name="Rose & Crown")
-    db.session.add(venue)
-    db.session.flush()
-    players = {name: Member.named(league.id, name) for name in ("Ann", "Bob", "Cara")}
-    for member in players.values():
-        member.adult_confirmed_at = utcnow()
-    db.session.add_all(players.values())
-    nights = [Event(league_id=league.id, venue_id=venue.id, event_type="nightly", date=dt.date(2026, 11, day),
-                    status="settled") for day in (3, 10)]
-    db.session.add_all(nights)
-    db.session.flush()
-    results = [(nights[0], "Ann", 1, 300), (nights[0], "Bob", 2, 200), (nights[0], "Cara", 3, 100),
-               (nights[1], "Ann", 1, 300)]
-    for event, name, position, points in results:
-        db.session.add(Entry(event_id=event.id, member_id=players[name].id, status="played", position=position,
-                             points=points))
-    db.session.add(Ticket(league_id=league.id, month="2026-11", member_id=players["Ann"].id, event_id=nights[0].id,
-                          position=1))
-    db.session.commit()
-    return {"venue": venue, **players}
-
-
-def make_final(league, venue, event_type, date=dt.date(2026, 12, 5), **extra):
-    host = db.session.scalar(db.select(User).where(User.username == "host"))
-    event = Event(league_id=league.id, venue_id=venue.id, event_type=event_type, date=date,
-                  start_time=dt.time(19, 0), host_id=host.id, **{"status": "running", **extra})
-    db.session.add(event)
-    db.session.commit()
-    return event
 
 
 def ticket_of(member):
@@ -58,7 +23,7 @@ def ticket_of(member):
 
 @pytest.fixture
 def monthly(league, november):
-    return make_final(league, november["venue"], "monthly_final")
+    return final_night(league, november["venue"], "monthly_final")
 
 
 def test_r_qual_3_host_checks_in_a_ticket_holder_and_the_ticket_is_used(client, monthly, november):
@@ -84,7 +49,7 @@ def test_r_qual_3_non_holder_refused_with_the_reason_then_host_override_is_a_rul
 def test_r_qual_3_a_used_ticket_cannot_admit_twice(client, league, monthly, november):
     login(client, "host", "pw-host")
     assert host_op(client, monthly, f"walk_in:{november['Ann'].id}").status_code == 200
-    second = make_final(league, november["venue"], "monthly_final", date=dt.date(2026, 12, 6))
+    second = final_night(league, november["venue"], "monthly_final", date=dt.date(2026, 12, 6))
     refused = host_op(client, second, f"walk_in:{november['Ann'].id}")
     assert refused.status_code == 422 and "already been presented" in text(refused)
     assert entries(second) == {}
@@ -119,7 +84,7 @@ def test_r_qual_5_a_new_member_joining_by_phone_is_refused(phone, client, monthl
 
 
 def test_r_qual_pre_registration_admits_only_qualifiers(app, client, league, november):
-    final = make_final(league, november["venue"], "monthly_final", date=dt.date.today() + dt.timedelta(days=3),
+    final = final_night(league, november["venue"], "monthly_final", date=dt.date.today() + dt.timedelta(days=3),
                        status="scheduled", final_month="2026-11")
     refused = prereg(phone_of(app, november["Bob"]), final)
     assert refused.status_code == 422 and NO_TICKET in text(refused)
@@ -133,7 +98,7 @@ def test_r_qual_pre_registration_admits_only_qualifiers(app, client, league, nov
 
 
 def test_r_qual_4_shootout_admits_the_months_top_10(client, league, november):
-    shootout = make_final(league, november["venue"], "top10_shootout")
+    shootout = final_night(league, november["venue"], "top10_shootout")
     newcomer = Member.named(league.id, "Dan")
     db.session.add(newcomer)
     db.session.commit()
@@ -153,7 +118,7 @@ def test_r_fin_free_monthly_final_starts_at_6000(client, league, monthly, novemb
 
 
 def test_r_fin_high_roller_final_stacks_by_player_and_chips_in_play_sum_them(client, league, november):
-    final = make_final(league, november["venue"], "highroller_final", date=dt.date.today() + dt.timedelta(days=3),
+    final = final_night(league, november["venue"], "highroller_final", date=dt.date.today() + dt.timedelta(days=3),
                        status="scheduled", final_month="2026-11")
     login(client, "host", "pw-host")
     assert host_op(client, final, f"walk_in:{november['Ann'].id}").status_code == 200  # 2 events
@@ -170,7 +135,7 @@ def test_r_fin_high_roller_final_stacks_by_player_and_chips_in_play_sum_them(cli
 
 
 def test_r_fin_high_roller_final_registered_less_than_24_hours_ahead_gets_no_bonus(client, league, november):
-    final = make_final(league, november["venue"], "highroller_final", date=dt.date.today(), status="scheduled",
+    final = final_night(league, november["venue"], "highroller_final", date=dt.date.today(), status="scheduled",
                        final_month="2026-11")
     final.start_time = dt.time(23, 59)
     db.session.commit()
@@ -188,8 +153,3 @@ def test_r_pts_8_settling_a_final_awards_no_points(client, monthly, november):
     settling.award_event_points(monthly)
     db.session.commit()
     assert {name: entry.points for name, entry in entries(monthly).items()} == {"Ann": 0, "Bob": 0}
-
-
-@pytest.fixture
-def phone(app):
-    return app.test_client()

@@ -14,6 +14,7 @@ from tests.conftest import csrf_token
 from tests.fixtures.host import floor_op, floor_url, host_op, seat_players
 from tests.fixtures.pages import html
 from tests.fixtures.phones import phone_of
+from tests.fixtures.roster import draw_seats
 from tests.fixtures.rows import entries
 from wiring.extensions import db
 
@@ -34,10 +35,9 @@ def local(night, at):
 
 @pytest.fixture
 def table_of_nine(client, night):
-    roster = seat_players(client, night, NINE)
-    assert host_op(client, night, "draw").status_code == 200
-    db.session.expire_all()
-    return roster
+    """Nine players seated at one table, the host logged in on `client`."""
+    seat_players(client, night, NINE)
+    return draw_seats(night)
 
 
 def test_r_pen_1_a_verbal_warning_is_recorded_with_who_when_why_table_and_seat(client, night, table_of_nine):

@@ -19,6 +19,7 @@ from tests.fixtures.host import host_op
 from tests.fixtures.pages import html
 from tests.fixtures.phones import CODE_RE, claim, join
 from tests.fixtures.results import seed_results
+from tests.fixtures.roster import bust_out, check_in_players, confirm_arrivals, settle_night
 from tests.fixtures.rows import entries, member
 from wiring.extensions import db
 
@@ -55,13 +56,11 @@ def play_the_night(host, tonight):
     """Ann (checked in on her phone, confirmed by the host) and three walk-ins play: Dot, Cy, then Bea
     are out, Ann wins, and the host settles the night."""
     login(host, "host", "pw-host")
-    host_op(host, tonight, f"confirm:{entries(tonight)['Ann Lee'].id}")
-    for name in ("Bea", "Cy", "Dot"):
-        host_op(host, tonight, "join", name=name, adult="yes")
-    roster = entries(tonight)
+    confirm_arrivals(tonight)
+    check_in_players(tonight, ["Bea", "Cy", "Dot"])
     for name in ("Dot", "Cy", "Bea"):
-        assert host_op(host, tonight, f"bust:{roster[name].id}").status_code == 200
-    assert host_op(host, tonight, "settle").status_code == 200
+        bust_out(tonight, name)
+    settle_night(tonight)
     assert tonight.status == "settled"
 
 

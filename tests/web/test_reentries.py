@@ -11,9 +11,11 @@ from services import field, tables
 from services.models import Action, Entry, Event
 from services.night_snapshot import read_night
 from services.pack import month_pack
+from tests.fixtures.cash import as_cash_night
 from tests.fixtures.host import floor_op, host_op, past_the_major_break, seat_players, tap
 from tests.fixtures.pages import html, refusal
 from tests.fixtures.phones import phone_of
+from tests.fixtures.roster import draw_seats
 from tests.fixtures.rows import entries
 from wiring.extensions import db
 
@@ -36,12 +38,10 @@ def snapshot(night):
 
 @pytest.fixture
 def cash_table(client, night):
-    night.buy_in, night.pool_share, night.guarantee = 30, 20, 100
-    db.session.commit()
-    roster = seat_players(client, night, FIVE)
-    assert host_op(client, night, "draw").status_code == 200
-    db.session.expire_all()
-    return roster
+    """A $30 cash night ($20 to the pool, $100 guaranteed): five players seated, the host logged in."""
+    as_cash_night(night, 30, 20, 100)
+    seat_players(client, night, FIVE)
+    return draw_seats(night)
 
 
 def test_r_entry_1_off_in_the_thpa_defaults_no_button_and_refused(client, night, cash_table):

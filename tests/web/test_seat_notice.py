@@ -17,6 +17,7 @@ from tests.conftest import login
 from tests.fixtures.host import host_op, tap
 from tests.fixtures.pages import html
 from tests.fixtures.phones import join
+from tests.fixtures.roster import bust_out, confirm_arrivals, phone_check_in, player_names, seated_night
 from tests.fixtures.rows import entries
 from wiring.extensions import db
 
@@ -34,13 +35,10 @@ def field(app, client, night):
     (Ann's phone, her entry, the host's client). The draw's seed is fixed: a bucket's hash has three hex
     digits, so one change in 4,096 leaves it as it was; a fixed draw makes that all or nothing."""
     app.config["SEAT_RNG_SEED"] = 2026
-    ann = app.test_client()
-    assert join(ann, night, "Ann Lee").status_code == 303
+    ann = phone_check_in(app, night, "Ann Lee")
     login(client, "host", "pw-host")
-    host_op(client, night, f"confirm:{entries(night)['Ann Lee'].id}")
-    for n in range(11):
-        host_op(client, night, "join", name=f"Player {n:02d}", adult="yes")
-    assert host_op(client, night, "draw").status_code == 200
+    confirm_arrivals(night)
+    seated_night(night, player_names(11))
     return ann, entries(night)["Ann Lee"], client
 
 
@@ -108,11 +106,9 @@ def test_r_pts_5_a_bust_out_changes_only_that_players_bucket(field, night):
 def test_r_seat_3_a_table_break_changes_only_the_movers_buckets(app, client, night):
     app.config["SEAT_RNG_SEED"] = 2026
     login(client, "host", "pw-host")
-    for n in range(21):  # three tables of seven
-        host_op(client, night, "join", name=f"Player {n:02d}", adult="yes")
-    host_op(client, night, "draw")
-    for entry in [e for e in entries(night).values() if e.table_no == 1][:2]:
-        host_op(client, night, f"bust:{entry.id}")
+    seated = seated_night(night, player_names(21))  # three tables of seven
+    for entry in [e for e in seated.values() if e.table_no == 1][:2]:
+        bust_out(night, entry.member.name)
     seats = {e.id: (e.table_no, e.seat_no) for e in entries(night).values()}
     before = seat_digests.seat_digest(read_night(night))
     assert host_op(client, night, "break").status_code == 200

@@ -8,9 +8,8 @@ from live.payload import clock_payload
 from services.night_snapshot import read_night
 from tests.conftest import login
 from tests.fixtures.host import host_op
+from tests.fixtures.months import final_night
 from tests.fixtures.rows import entries
-from tests.web.test_finals import make_final
-from tests.web.test_finals import november as november  # noqa: F401 (the fixture)
 from wiring.extensions import db
 
 
@@ -21,7 +20,7 @@ def test_r_fin_only_the_shootout_has_fixed_prizes():
 
 
 def test_r_fin_shootout_prizes_are_fixed_from_the_list_to_the_results(client, league, november):
-    shootout = make_final(league, november["venue"], "top10_shootout")
+    shootout = final_night(league, november["venue"], "top10_shootout")
     assert read_night(shootout).prizes == [1_000, 500]  # before anyone sits down
     login(client, "host", "pw-host")
     for name in ("Ann", "Bob", "Cara"):
@@ -40,7 +39,7 @@ def test_r_fin_shootout_prizes_are_fixed_from_the_list_to_the_results(client, le
 
 
 def test_r_fin_a_pooled_final_keeps_its_pool(client, league, november):
-    final = make_final(league, november["venue"], "monthly_final", buy_in=30, pool_share=30, guarantee=500)
+    final = final_night(league, november["venue"], "monthly_final", buy_in=30, pool_share=30, guarantee=500)
     assert read_night(final).prizes == []  # nobody seated: "$500 guaranteed + $30 from each entry"
     login(client, "host", "pw-host")
     page = unescape(client.get(f"/host/events/{final.id}/players").get_data(as_text=True))
