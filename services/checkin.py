@@ -10,7 +10,7 @@ import dataclasses
 
 from league import night as rules
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
-from services import MAX_REASON_LENGTH, Overridable, Refused, finals, nights, typed_text
+from services import MAX_REASON_LENGTH, Overridable, Refused, cancelling, finals, typed_text
 from services.clocks import clock_view
 from services.field import entry_of, live_game_elsewhere
 from services.journal import Journal
@@ -37,7 +37,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         raise Refused(reason)
     if event.status == EventStatus.CANCELLED:
-        raise Refused(nights.cancellation(event))
+        raise Refused(cancelling.cancellation(event))
     if event.status == EventStatus.SETTLED:
         raise Refused("This night is settled: nobody can join it now (its results can be corrected).")
     entry = entry_of(event, member)

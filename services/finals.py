@@ -17,7 +17,7 @@ from league.statuses import EntryStatus
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.journal import Journal
 from services.models import Entry, Event, Member, Ruling, Ticket, utcnow
-from services.tables import month_standings
+from services.standings import month_standings
 from wiring.extensions import db
 
 OVERRIDE_KIND = "final_entry_override"

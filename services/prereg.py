@@ -5,7 +5,7 @@ from __future__ import annotations
 from league import night as rules
 from league.members import ADULTS_ONLY
 from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
-from services import Refused, finals, nights
+from services import Refused, cancelling, finals
 from services.clocks import clock_view
 from services.field import entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
@@ -25,7 +25,7 @@ def pre_register(event: Event, member: Member, journal: Journal, *, override_rea
     if entry_of(event, member) is not None:
         raise Refused(f"{member.name} is already in this game.")
     if event.status == EventStatus.CANCELLED:
-        raise Refused(nights.cancellation(event))
+        raise Refused(cancelling.cancellation(event))
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
     finals.admit(event, member, journal, present_ticket=False, by_host=True,  # R-QUAL-3..5: qualifiers only
@@ -41,7 +41,7 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         return reason
     if event.status == EventStatus.CANCELLED:
-        return nights.cancellation(event)
+        return cancelling.cancellation(event)
     if event.status not in OPEN_EVENTS:
         return "This game is over."
     entry = entry_of(event, member)

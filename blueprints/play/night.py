@@ -14,7 +14,7 @@ from league import statuses
 from live import qr
 from live.announce import announce
 from live.payload import clock_payload
-from services import Refused, checkin, deals, field, journal, members, nights, places
+from services import Refused, cancelling, checkin, deals, field, journal, members, places
 from services import prereg as preregistration
 from services.models import Event
 from services.night_snapshot import read_night
@@ -64,8 +64,8 @@ def screen(event_id: int):
 
 def _check_in_event(code: str):
     event = checkin.event_for_check_in(code)
-    if event is None and (cancelled := nights.cancelled_by_code(code)) is not None:
-        abort(410, description=nights.cancellation(cancelled))
+    if event is None and (cancelled := cancelling.cancelled_by_code(code)) is not None:
+        abort(410, description=cancelling.cancellation(cancelled))
     if event is None:
         abort(404, description="This check-in link has ended or is wrong: ask the host for tonight's QR code.")
     return event
