@@ -25,7 +25,7 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
     claimed = db.session.scalars(db.select(BonusClaim.kind).where(BonusClaim.entry_id == entry.id)).all()
     view = clock_view(event)
     # R-CHIP-2: the windows apply once the clock has started, unless the night's settings take food
-    # and drink at any time (its snapshot, league.settings).
+    # and drink at any time (its snapshot: Event.setting).
     windows = event.setting("bonus_windows") != "any_time"
     try:
         decision = night.decide_bonus(kind, event.event_type, bonus_values(event),
