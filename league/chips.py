@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from league.finals import FINALS
 from league.points import round_half_up
+from league.statuses import LeagueKind
 
 BONUS_KINDS = ("membership", "food", "drink", "early_registration", "promotional")
 BONUS_LABELS: dict[str, str] = {
@@ -33,16 +34,16 @@ _NIGHTLY_BONUS_VALUES = {
 DEFAULT_STARTING_STACKS: dict[str, int] = {
     "nightly": 10_000,
     "highroller": 20_000,
-    "monthly_final": FINALS[("monthly_final", "cash")].starting_stack,
-    "highroller_final": FINALS[("highroller_final", "cash")].starting_stack,
-    "top10_shootout": FINALS[("top10_shootout", "cash")].starting_stack,
+    "monthly_final": FINALS[("monthly_final", LeagueKind.CASH)].starting_stack,
+    "highroller_final": FINALS[("highroller_final", LeagueKind.CASH)].starting_stack,
+    "top10_shootout": FINALS[("top10_shootout", LeagueKind.CASH)].starting_stack,
 }
 
 
 def _final_bonus_values(event_type: str) -> dict[str, int]:
     # The rule sheet gives finals a list of accepted cards but no values: house
     # decision, a card is worth what it is worth at a nightly game.
-    accepted = FINALS[(event_type, "cash")].bonus_kinds
+    accepted = FINALS[(event_type, LeagueKind.CASH)].bonus_kinds
     return {kind: value for kind, value in _NIGHTLY_BONUS_VALUES.items() if kind in accepted}
 
 

@@ -24,7 +24,7 @@ from league.events import event_type as lookup_event_type
 from league.icm import icm
 from league.numbers import is_whole
 from league.points import Finish, check_finishing_order, key_order, rank_by_chips
-from league.statuses import EntryStatus
+from league.statuses import DealStatus, EntryStatus
 from league.structures import Level, Structure, play_starts_ms
 
 # R-PAY-2 deals are made at the final table; ICM's exact computation doubles in cost with
@@ -175,7 +175,7 @@ def deal_offers(chip_counts: Mapping[Hashable, int], unpaid_prizes: Sequence[int
     return DealOffer(dict(zip(keys, chop)), dict(zip(keys, equity)))
 
 
-def ballot_result(votes: Mapping[Hashable, bool | None], players: Collection[Hashable]) -> str:
+def ballot_result(votes: Mapping[Hashable, bool | None], players: Collection[Hashable]) -> DealStatus:
     """The deal ballot's state (R-PAY-2): "agreed", "void" or "open".
 
     Unanimous or void: "void" as soon as one player votes no, "agreed" only when every
@@ -188,10 +188,10 @@ def ballot_result(votes: Mapping[Hashable, bool | None], players: Collection[Has
         raise ValueError("Only the players left in the game can vote on a deal")
     cast = [votes.get(key) for key in players]
     if any(vote is False for vote in cast):
-        return "void"
+        return DealStatus.VOID
     if all(vote is True for vote in cast):
-        return "agreed"
-    return "open"
+        return DealStatus.AGREED
+    return DealStatus.OPEN
 
 
 # --- Bonus chips (R-CHIP-1, R-CHIP-2) ------------------------------------------------------

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from league.finals import FINALS
 from league.points import check_finishing_order
+from league.statuses import LeagueKind
 
 # House default payout tables for small numbers of paid places, in percent, 1st first (a league's
 # payout table setting starts from these: league.settings).
@@ -156,7 +157,7 @@ def fixed_prizes(event_type: str) -> tuple[int, ...]:
     the pool, R-PAY-1)."""
     if event_type not in FIXED_PRIZE_FINALS:
         return ()
-    return FINALS[(event_type, "cash")].fixed_prizes
+    return FINALS[(event_type, LeagueKind.CASH)].fixed_prizes
 
 
 # The most a night's buy-in, pool share or guarantee can be, in whole dollars: more is a typing slip.
@@ -202,7 +203,7 @@ def default_money(event_type: str, league_kind: str, settings: Mapping | None = 
     plus entries"; a final with fixed prizes guarantees their sum and takes nothing from entries).
     The league's settings for the type (`buy_in`, `pool_share`, `guarantee`) override each figure.
     """
-    if league_kind != "cash":
+    if league_kind != LeagueKind.CASH:
         return FREE_NIGHT
     money = HOUSE_MONEY.get(event_type, FREE_NIGHT)
     if (spec := FINALS.get((event_type, league_kind))) is not None:

@@ -7,6 +7,7 @@ from typing import NamedTuple
 from sqlalchemy import insert
 
 from league import chips, night
+from league.settings import BonusWindows
 from league.statuses import STILL_IN, EntryStatus
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.clocks import clock_view
@@ -26,7 +27,7 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
     view = clock_view(event)
     # R-CHIP-2: the windows apply once the clock has started, unless the night's settings take food
     # and drink at any time (its snapshot: Event.setting).
-    windows = event.setting("bonus_windows") != "any_time"
+    windows = event.setting("bonus_windows") != BonusWindows.ANY_TIME
     try:
         decision = night.decide_bonus(kind, event.event_type, bonus_values(event),
                                       view if view.started and windows else None, claimed)

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from league import night as rules
-from league.points import PARTICIPANT_STATUSES
-from league.statuses import EntryStatus
+from league.statuses import PARTICIPANT_STATUSES, EntryStatus
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.journal import Journal
 from services.models import Entry, Ruling

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from league import night as rules
-from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
+from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, WAITING, EntryStatus, EventStatus
 from services import MAX_REASON_LENGTH, Overridable, Refused, cancelling, finals, typed_text
 from services.clocks import clock_view
 from services.field import entry_of, live_game_elsewhere
@@ -86,7 +86,7 @@ def confirm(entry: Entry, journal: Journal) -> None:
     pre-registration request (a night with a buy-in) says the buy-in is paid: their stack goes in
     play from the start, and they check in when they arrive. A confirmed arrival takes a seat, so
     everyone already out moves one place down (R-PTS-5, services.places)."""
-    if entry.status == REQUESTED:
+    if entry.status == EntryStatus.REQUESTED:
         journal.touch(entry)
         entry.status, entry.pre_registered = EntryStatus.REGISTERED, True
         return
@@ -101,7 +101,7 @@ def confirm(entry: Entry, journal: Journal) -> None:
 def reject(entry: Entry, journal: Journal) -> None:
     """The host turns an arrival away (not a member here, a prank scan…), or a pre-registration
     request whose buy-in was never paid (R-LATE-3): the entry goes."""
-    if entry.status not in (EntryStatus.PENDING, REQUESTED):
+    if entry.status not in WAITING:
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     finals.give_back_ticket(entry, journal)  # R-QUAL-3: a ticket presented at a turned-away arrival
     read_night(entry.event).drop(entry, journal)

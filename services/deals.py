@@ -73,9 +73,9 @@ def vote(event: Event, entry: Entry, yes: bool, journal: Journal) -> str:
     night = read_night(event)
     players = night.deal_players
     result = rules.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
-    if result == "void":
+    if result == DealStatus.VOID:
         event.deal_status = DealStatus.VOID
-    elif result == "agreed":
+    elif result == DealStatus.AGREED:
         offer = deal_offer(night)
         shares = offer.icm if event.deal_method == DealMethod.ICM else offer.chip_chop
         for player in players:
@@ -92,6 +92,6 @@ def cast(event: Event, entry: Entry, yes: bool) -> str:
     it. The caller holds the event's lock, so the last "yes" sees every other vote."""
     log = Journal(event, None, "deal_agreed", "Deal agreed by every player left")
     result = vote(event, entry, yes, log)
-    if result == "agreed":
+    if result == DealStatus.AGREED:
         log.record()
     return result

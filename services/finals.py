@@ -13,7 +13,7 @@ from sqlalchemy import func
 from league import finals
 from league.events import event_type
 from league.qualify import shootout_qualifiers
-from league.statuses import EntryStatus
+from league.statuses import EntryStatus, TicketState
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.journal import Journal
 from services.models import Entry, Event, Member, Ruling, Ticket, utcnow
@@ -59,9 +59,10 @@ def standing_of(event: Event, member: Member) -> finals.Standing:
     table = _month_table(event)
     row = _row(table, member.id)
     ticket = ticket_of(event, member) if event.event_type == "monthly_final" else None
+    held = TicketState.NONE if ticket is None else (TicketState.USED if ticket.presented_at else TicketState.UNUSED)
     return finals.Standing(
         events_played=row.events if row else 0,
-        ticket="none" if ticket is None else ("used" if ticket.presented_at else "unused"),
+        ticket=held,
         shootout=event.event_type == "top10_shootout" and any(r.key == member.id for r in shootout_qualifiers(table)),
         new_member=_new_member(event, member))
 

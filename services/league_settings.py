@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from league import settings
-from league.statuses import EventStatus
+from league.statuses import EventStatus, LeagueKind
 from services import Refused
 from services.models import Event, League, SettingChange, Ticket
 from wiring.extensions import db
@@ -90,7 +90,7 @@ def reset_group(league: League, group: str, user_id: int | None) -> list[Setting
     if group not in settings.GROUPS:
         raise Refused(f"There is no settings group {group[:40]!r}.")
     defaults = settings.thpa_defaults(league.kind)
-    return change(league, {s.key: defaults[s.key] for s in settings.settings_of(group, "cash")}, user_id)
+    return change(league, {s.key: defaults[s.key] for s in settings.settings_of(group, LeagueKind.CASH)}, user_id)
 
 
 def recent_changes(league: League, limit: int = 30) -> list[SettingChange]:

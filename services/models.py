@@ -171,7 +171,7 @@ class User(UserMixin, db.Model):
 
     @property
     def is_organiser(self) -> bool:
-        return self.role == "organiser"
+        return self.role == Role.ORGANISER
 
 
 # Built once: every logged-in request runs it first (a statement built per call costs as much again

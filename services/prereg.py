@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from league import night as rules
 from league.members import ADULTS_ONLY
-from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
+from league.statuses import OPEN_EVENTS, PRE_REGISTERED, EntryStatus, EventStatus
 from services import Refused, cancelling, finals
 from services.clocks import clock_view
 from services.field import entry_of, live_game_elsewhere, stack_of, starting_stack
@@ -46,7 +46,7 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
         return "This game is over."
     entry = entry_of(event, member)
     if entry is not None:
-        if entry.status == REQUESTED:
+        if entry.status == EntryStatus.REQUESTED:
             return "You have already asked to pre-register: the host confirms you once your buy-in is paid."
         if entry.status == EntryStatus.REGISTERED:
             return "You are already pre-registered for this game."
@@ -73,7 +73,8 @@ def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: 
             raise Refused(ADULTS_ONLY)
         journal.touch(member).adult_confirmed_at = utcnow()
     finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
-    return _pre_registered(event, member, REQUESTED if event.buy_in > 0 else EntryStatus.REGISTERED, journal)
+    status = EntryStatus.REQUESTED if event.buy_in > 0 else EntryStatus.REGISTERED
+    return _pre_registered(event, member, status, journal)
 
 
 def own_pre_registration(event: Event, member: Member) -> Entry | None:
@@ -131,7 +132,7 @@ def remove_absentees(night: NightSnapshot, journal: Journal) -> int:
 
 def _pre_registered(event: Event, member: Member, status: EntryStatus, journal: Journal) -> Entry:
     """The new entry of a pre-registration (R-LATE-3): REGISTERED has its stack in play from the start
-    (its own by R-FIN in a final), REQUESTED waits for the host to confirm the buy-in."""
+    (its own by R-FIN in a final), EntryStatus.REQUESTED waits for the host to confirm the buy-in."""
     entry = Entry(event_id=event.id, member_id=member.id, status=status,
                   pre_registered=status == EntryStatus.REGISTERED)
     db.session.add(entry)

@@ -11,9 +11,9 @@ from sqlalchemy.orm.attributes import set_committed_value
 from league import night as rules
 from league.events import EVENT_TYPES
 from league.finishing import Disqualification, Hand
-from league.points import PARTICIPANT_STATUSES, Finish, award_points
+from league.points import Finish, award_points
 from league.qualify import EventResult, monthly_tickets
-from league.statuses import FIELD, REQUESTED, DealStatus, EntryStatus, EventStatus
+from league.statuses import FIELD, PARTICIPANT_STATUSES, WAITING, DealStatus, EntryStatus, EventStatus
 from services import MAX_REASON_LENGTH, Refused, places, typed_text
 from services.journal import Journal
 from services.leagues import parse_month
@@ -42,7 +42,7 @@ def settle(event: Event, journal: Journal) -> None:
         raise Refused("This night was cancelled: there is nothing to settle.")
     if len(playing) > 1 or (dealt and playing):
         raise Refused(f"{len(playing)} players are still in: settle when one remains.")
-    if any(e.status in (EntryStatus.PENDING, REQUESTED) for e in entries):
+    if any(e.status in WAITING for e in entries):
         raise Refused("Confirm or turn away the arrivals and pre-registration requests still waiting first.")
     if not any(e.status in FIELD for e in entries):
         raise Refused("Nobody has played in this game yet: there is nothing to settle.")

@@ -11,18 +11,14 @@ from sqlalchemy.orm import joinedload
 
 from league.events import EVENT_TYPES
 from league.finals import starting_stack
-from league.points import PARTICIPANT_STATUSES
 from league.qualify import may_enter_final, shootout_qualifiers
 from league.standings import StandingRow, rank_table
-from league.statuses import EventStatus
+from league.statuses import PARTICIPANT_STATUSES, EventStatus
 from services.leagues import parse_month, parse_year, settle_order
 from services.models import Entry, Event, League, Member, Ticket, Venue
 from wiring.extensions import db
 
 POINT_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_points)
-
-
-COUNTED = PARTICIPANT_STATUSES  # R-PTS-5: who took a seat and played
 
 
 def standings(league: League, first: dt.date, following: dt.date) -> list[StandingRow]:
@@ -32,7 +28,8 @@ def standings(league: League, first: dt.date, following: dt.date) -> list[Standi
         .join(Entry, Entry.member_id == Member.id)
         .join(Event, Event.id == Entry.event_id)
         .where(Event.league_id == league.id, Event.date >= first, Event.date < following,
-               Event.event_type.in_(POINT_TYPES), Event.status == EventStatus.SETTLED, Entry.status.in_(COUNTED))
+               Event.event_type.in_(POINT_TYPES), Event.status == EventStatus.SETTLED,
+               Entry.status.in_(PARTICIPANT_STATUSES))
         .group_by(Member.id, Member.name)).all()
     return rank_table((member_id, name, int(points or 0), events) for member_id, name, points, events in rows)
 

@@ -16,7 +16,7 @@ from blueprints.host.base import bp, my_event
 from league import night as rules
 from league.chips import BONUS_LABELS
 from league.members import name_key
-from league.statuses import EventStatus
+from league.statuses import DealStatus, EntryStatus, EventStatus
 from live import qr
 from services import (
     Overridable,
@@ -130,9 +130,9 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
     kinds = bonuses.kinds_now(event) if event.status != EventStatus.SETTLED else []
     ticked = set(request.form.getlist("out")) if error and tapped == "bust_hand" else set()
     dq_entry = next((e for e in entries if str(e.id) == request.form.get("dq_entry")), None) if error else None
-    missed = {e.id: blinds for e in roster.get("playing", []) if (blinds := night.missed_blinds(e))}
+    missed = {e.id: blinds for e in roster.get(EntryStatus.PLAYING, []) if (blinds := night.missed_blinds(e))}
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=roster,
-                            groups=_seat_groups(roster.get("playing", [])), claimed=night.claimed,
+                            groups=_seat_groups(roster.get(EntryStatus.PLAYING, [])), claimed=night.claimed,
                             kinds=kinds, bonus_now=_bonus_now(kinds, tapped), short_labels=SHORT_LABELS,
                             for_everyone=rules.WINDOWED_BONUSES, ticked=ticked, missed=missed,
                             dq_name=dq_entry.member.name if dq_entry else "",
@@ -142,7 +142,7 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
                             plan=seats.table_plan(night), chips_in_play=chips_in_play, average=average,
                             prizes=prizes, shares_in=pool_shares.shares_drawn(event) if not prizes else 0,
                             ticketed=results.ticketed(event) if event.status == EventStatus.SETTLED else set(),
-                            ballot=deals.ballot(night) if event.deal_status == "open" else (0, 0),
+                            ballot=deals.ballot(night) if event.deal_status == DealStatus.OPEN else (0, 0),
                             max_deal=rules.MAX_DEAL_PLAYERS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
                             reentry_rule=event.reentry,  # R-ENTRY-1: once, not once per player
