@@ -97,6 +97,21 @@ class PenaltyKind(StrEnum):
     DISQUALIFICATION = "disqualification"
 
 
+class RulingKind(StrEnum):
+    """What a ruling in the league's record is (R-MEM-2: who, when, what and why), with the rule it
+    is made under."""
+    BAN = "ban"  # R-MEM-2
+    UNBAN = "unban"  # R-MEM-2
+    DISQUALIFICATION = "disqualification"  # R-PTS-5
+    PENALTY = "penalty"  # R-PEN-1: a warning, or missed hands or rounds
+    PENALTY_ENDED = "penalty_ended"  # R-PEN-2: ended early
+    PENALTY_EXTENDED = "penalty_extended"  # R-PEN-2
+    BONUS_OVERRIDE = "bonus_override"  # R-CHIP-2: a refused bonus accepted
+    LATE_ENTRY_OVERRIDE = "late_entry_override"  # R-LATE-1: let in after registration closed
+    FINAL_ENTRY_OVERRIDE = "final_entry_override"  # R-QUAL-3..5: into a final without qualifying
+    RESULT_CORRECTION = "result_correction"  # R-MEM-2: a settled night's results corrected
+
+
 class ReentryMode(StrEnum):
     """Whether an event type lets a player buy back in (R-ENTRY-1): not at all (THPA), a re-entry
     after busting (a new random seat), or a rebuy when all their chips are lost (the same seat)."""

@@ -8,7 +8,7 @@ from sqlalchemy import insert
 
 from league import chips, night
 from league.settings import BonusWindows
-from league.statuses import STILL_IN, EntryStatus
+from league.statuses import STILL_IN, EntryStatus, RulingKind
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.clocks import clock_view
 from services.field import bonus_values
@@ -44,8 +44,8 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
             raise Refused(str(problem)) from None
         reason = typed_text(override_reason, MAX_REASON_LENGTH, "the reason")
         override = True
-        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="bonus_override",
-                              rule_id="R-CHIP-2", reason=reason,
+        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                              kind=RulingKind.BONUS_OVERRIDE, rule_id="R-CHIP-2", reason=reason,
                               detail={"member": entry.member.name, "kind": kind}))
     claim = BonusClaim(entry_id=entry.id, kind=kind, chips=decision.chips, override=override, user_id=user_id)
     db.session.add(claim)

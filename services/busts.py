@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from league import night as rules
-from league.statuses import PARTICIPANT_STATUSES, EntryStatus
+from league.statuses import PARTICIPANT_STATUSES, EntryStatus, RulingKind
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.journal import Journal
 from services.models import Entry, Ruling
@@ -51,7 +51,7 @@ def disqualify(night: NightSnapshot, entry: Entry, reason: str, journal: Journal
     entry.status, entry.bust_hand, entry.stack_at_bust = EntryStatus.DQ, night.next_step, None
     entry.chips_removed += removed
     event = night.event
-    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
-                          rule_id="R-PTS-5", reason=reason,
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                          kind=RulingKind.DISQUALIFICATION, rule_id="R-PTS-5", reason=reason,
                           detail={"member": entry.member.name, "table": entry.table_no, "seat": entry.seat_no}))
     return place(night, journal).positions[entry.id]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from league import night as rules
-from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, WAITING, EntryStatus, EventStatus
+from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, WAITING, EntryStatus, EventStatus, RulingKind
 from services import MAX_REASON_LENGTH, Overridable, Refused, cancelling, finals, typed_text
 from services.clocks import clock_view
 from services.field import entry_of, live_game_elsewhere
@@ -58,7 +58,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
         if not (decision.overridable and by_host and override_reason.strip()):
             raise (Overridable if decision.overridable and by_host else Refused)(decision.reason)
         db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
-                              kind="late_entry_override", rule_id="R-LATE-1",
+                              kind=RulingKind.LATE_ENTRY_OVERRIDE, rule_id="R-LATE-1",
                               reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),
                               detail={"member": member.name}))
     status = EntryStatus.PLAYING if by_host else EntryStatus.PENDING

@@ -13,14 +13,12 @@ from sqlalchemy import func
 from league import finals
 from league.events import event_type
 from league.qualify import shootout_qualifiers
-from league.statuses import EntryStatus, TicketState
+from league.statuses import EntryStatus, RulingKind, TicketState
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.journal import Journal
 from services.models import Entry, Event, Member, Ruling, Ticket, utcnow
 from services.standings import month_standings
 from wiring.extensions import db
-
-OVERRIDE_KIND = "final_entry_override"
 
 
 def is_final(event: Event) -> bool:
@@ -76,7 +74,7 @@ def admission(event: Event, member: Member) -> finals.Admission:
 
 def _overridden(event: Event, member: Member) -> bool:
     return any((r.detail or {}).get("member_id") == member.id for r in db.session.scalars(
-        db.select(Ruling).where(Ruling.event_id == event.id, Ruling.kind == OVERRIDE_KIND)))
+        db.select(Ruling).where(Ruling.event_id == event.id, Ruling.kind == RulingKind.FINAL_ENTRY_OVERRIDE)))
 
 
 def admit(event: Event, member: Member, journal: Journal | None = None, *, present_ticket: bool = True,
@@ -101,8 +99,9 @@ def admit(event: Event, member: Member, journal: Journal | None = None, *, prese
     if not (by_host and override_reason.strip()):
         # The host's roster offers the override with a reason (R-MEM-2); a phone is simply refused.
         raise (Overridable if by_host else Refused)(decision.reason)
-    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=OVERRIDE_KIND,
-                          rule_id=decision.rule_id, reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                          kind=RulingKind.FINAL_ENTRY_OVERRIDE, rule_id=decision.rule_id,
+                          reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),
                           detail={"member": member.name, "member_id": member.id, "refused": decision.reason}))
     db.session.flush()
 

@@ -460,7 +460,7 @@ class Ruling(db.Model):
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="SET NULL"))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    kind: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(40))  # RulingKind
     rule_id: Mapped[str] = mapped_column(String(20), default="")
     reason: Mapped[str] = mapped_column(String(500), default="")
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

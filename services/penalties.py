@@ -9,7 +9,7 @@ import datetime as dt
 from sqlalchemy import func
 
 from league import penalties
-from league.statuses import EntryStatus, PenaltyKind
+from league.statuses import EntryStatus, PenaltyKind, RulingKind
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.busts import disqualify
 from services.journal import Journal
@@ -49,7 +49,7 @@ def _local(event: Event, at: dt.datetime) -> str:
     return at.replace(tzinfo=dt.UTC).astimezone(event.league.zone()).strftime("%H:%M")
 
 
-def _rule(event: Event, entry: Entry, user_id: int | None, kind: str, rule_id: str, reason: str,
+def _rule(event: Event, entry: Entry, user_id: int | None, kind: RulingKind, rule_id: str, reason: str,
           penalty: Penalty) -> None:
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=kind, rule_id=rule_id,
                           reason=reason, detail={
@@ -98,7 +98,7 @@ def give(event: Event, entry: Entry, kind: str, journal: Journal, user_id: int |
     if away:
         journal.touch(entry).penalty_until = penalty.until
     if kind != PenaltyKind.DISQUALIFICATION:
-        _rule(event, entry, user_id, "penalty", "R-PEN-1", reason, penalty)
+        _rule(event, entry, user_id, RulingKind.PENALTY, "R-PEN-1", reason, penalty)
     return penalty
 
 
@@ -125,7 +125,7 @@ def end_early(event: Event, penalty: Penalty, journal: Journal, user_id: int | N
     entry = _running(event, penalty, now)
     journal.touch(penalty).ended_at = now
     journal.touch(entry).penalty_until = None
-    _rule(event, entry, user_id, "penalty_ended", "R-PEN-2", f"Ended early at {_local(event, now)}", penalty)
+    _rule(event, entry, user_id, RulingKind.PENALTY_ENDED, "R-PEN-2", f"Ended early at {_local(event, now)}", penalty)
 
 
 def extend(event: Event, penalty: Penalty, more_hands: int, journal: Journal, user_id: int | None,
@@ -141,7 +141,7 @@ def extend(event: Event, penalty: Penalty, more_hands: int, journal: Journal, us
     penalty.until = penalty.until + dt.timedelta(
         minutes=penalties.away_minutes(more_hands, hands_per_hour(event)))
     journal.touch(entry).penalty_until = penalty.until
-    _rule(event, entry, user_id, "penalty_extended", "R-PEN-2", f"Extended by {more_hands} hands", penalty)
+    _rule(event, entry, user_id, RulingKind.PENALTY_EXTENDED, "R-PEN-2", f"Extended by {more_hands} hands", penalty)
 
 
 def _month(day: dt.date) -> tuple[dt.date, dt.date]:
@@ -166,7 +166,7 @@ def history(event: Event, member_id: int) -> penalties.History:
         if night.id in recorded:
             continue
         ruling = db.session.scalar(db.select(Ruling).where(
-            Ruling.event_id == night.id, Ruling.kind == "disqualification").order_by(Ruling.id.desc()).filter(
+            Ruling.event_id == night.id, Ruling.kind == RulingKind.DISQUALIFICATION).order_by(Ruling.id.desc()).filter(
             Ruling.detail["member"].as_string() == entry.member.name).limit(1))
         found.append(penalties.Infraction(
             kind=PenaltyKind.DISQUALIFICATION, at=ruling.at if ruling else entry.created_at, event_id=night.id,

@@ -13,7 +13,7 @@ from league.events import EVENT_TYPES
 from league.finishing import Disqualification, Hand
 from league.points import Finish, award_points
 from league.qualify import EventResult, monthly_tickets
-from league.statuses import FIELD, PARTICIPANT_STATUSES, WAITING, DealStatus, EntryStatus, EventStatus
+from league.statuses import FIELD, PARTICIPANT_STATUSES, WAITING, DealStatus, EntryStatus, EventStatus, RulingKind
 from services import MAX_REASON_LENGTH, Refused, places, typed_text
 from services.journal import Journal
 from services.leagues import parse_month
@@ -166,8 +166,9 @@ def correct(event: Event, fixes: dict[int, Fix], reason: str, journal: Journal, 
         # Every position is placed afresh from the hands (a stored one would read as an older record's).
         entry.status, entry.bust_hand, entry.stack_at_bust, entry.position = fix.status, fix.hand, fix.stack, None
     _settle_again(night, journal)
-    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=CORRECTION_KIND,
-                          rule_id="R-MEM-2", reason=why, detail={"changes": changes}))
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                          kind=RulingKind.RESULT_CORRECTION, rule_id="R-MEM-2", reason=why,
+                          detail={"changes": changes}))
     return changes
 
 
@@ -218,9 +219,6 @@ def _settle_again(night: NightSnapshot, journal: Journal) -> None:
     if lost:
         raise Refused(f"That correction would take away {lost[0]}'s Monthly Final ticket, already "
                       "presented at the final. Nothing was changed.")
-
-
-CORRECTION_KIND = "result_correction"
 
 
 def _said(fix: Fix) -> str:
