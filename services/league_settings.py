@@ -1,5 +1,6 @@
-"""A league's settings in the database: the effective values, a night's snapshot of them, and changes
-recorded with who, when, old and new (R-CHIP-1, R-PAY-1, R-PAY-3, R-QUAL-2, R-CLOCK-4, R-PEN-2)."""
+"""A league's settings in the database: the effective values, and changes recorded with who, when, old
+and new (R-CHIP-1, R-PAY-1, R-PAY-3, R-QUAL-2, R-CLOCK-4, R-PEN-2). A night keeps its own snapshot of
+them, taken as it is created (services.models) and read by Event.setting."""
 from __future__ import annotations
 
 from typing import Any
@@ -28,14 +29,6 @@ def columns_of(league: League) -> dict[str, Any]:
 def effective(league: League) -> dict[str, Any]:
     """The league's settings now: THPA's defaults overlaid with its own (settings.from_stored)."""
     return settings.from_stored(league.kind, league.settings, columns_of(league))
-
-
-def event_settings(event: Event) -> dict[str, Any]:
-    """What a night reads of the settings: its snapshot from when it was created, or for a night from
-    before snapshots the league's settings now (settings.event_snapshot)."""
-    if event.settings:
-        return event.settings
-    return settings.event_snapshot(effective(event.league), event.event_type)
 
 
 def consistency_problems(league: League, old: dict[str, Any], new: dict[str, Any]) -> dict[str, str]:
