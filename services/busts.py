@@ -1,7 +1,7 @@
 """Bust-outs and disqualifications in the database (R-PTS-5, R-PTS-6, R-CHIP-3, R-MEM-2)."""
 from __future__ import annotations
 
-from league import night as rules
+from league import finishing
 from league.statuses import PARTICIPANT_STATUSES, EntryStatus, RulingKind
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.journal import Journal
@@ -18,7 +18,7 @@ def bust(night: NightSnapshot, stacks: dict[Entry, int | None], journal: Journal
     open, larger stack higher, equal stacks sharing. Returns their positions."""
     status = {e.id: e.status for e in night.entries}
     try:
-        rules.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == EntryStatus.PLAYING},
+        finishing.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == EntryStatus.PLAYING},
                          out={i for i, s in status.items() if s in PARTICIPANT_STATUSES},
                          names={e.id: e.member.name for e in stacks},
                          stacks={e.id: c for e, c in stacks.items()})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from league import night as rules
+from league import late_entry
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, WAITING, EntryStatus, EventStatus, RulingKind
 from services import MAX_REASON_LENGTH, Overridable, Refused, cancelling, finals, typed_text
 from services.clocks import clock_view
@@ -48,9 +48,9 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     # R-QUAL-3..5: a final admits only its month's qualifiers (the host may override, a ruling).
     finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
-    decision = rules.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
+    decision = late_entry.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
     minutes = event.setting("registration_close_minutes")
-    if decision.reason == rules.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
+    if decision.reason == late_entry.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
         decision = dataclasses.replace(decision, reason=(
             f"Check-in is closed: registration ended after {minutes} minutes of play. "
             "The host can let you in with a reason."))

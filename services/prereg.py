@@ -2,7 +2,7 @@
 cancelling, missed blinds on arrival, and absentees removed at the final table."""
 from __future__ import annotations
 
-from league import night as rules
+from league import late_entry
 from league.members import ADULTS_ONLY
 from league.statuses import OPEN_EVENTS, PRE_REGISTERED, EntryStatus, EventStatus
 from services import Refused, cancelling, finals
@@ -55,7 +55,7 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
         return "Play has started, so pre-registration is closed: just check in at the venue with the host's QR code."
     elsewhere = live_game_elsewhere(member, event)
     if elsewhere is not None and elsewhere.date == event.date:  # tonight's game doesn't stop next week's
-        return rules.one_game_at_a_time(elsewhere.venue.name)
+        return late_entry.one_game_at_a_time(elsewhere.venue.name)
     return None
 
 
@@ -120,7 +120,7 @@ def remove_absentees(night: NightSnapshot, journal: Journal) -> int:
     waiting = {e.id: e for e in night.entries if e.status == EntryStatus.REGISTERED}
     if not waiting:
         return 0
-    absent = rules.absent_at_final_table(waiting, (), starting_stack(event),
+    absent = late_entry.absent_at_final_table(waiting, (), starting_stack(event),
                                          {entry_id: night.bonus_of(e) for entry_id, e in waiting.items()},
                                          {entry_id: stack_of(event, e) for entry_id, e in waiting.items()})  # R-FIN
     for entry_id in absent.players:

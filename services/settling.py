@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from league import night as rules
+from league import payouts
 from league.events import EVENT_TYPES
 from league.finishing import Disqualification, Hand
 from league.points import Finish, award_points
@@ -76,7 +76,7 @@ def _award(night: NightSnapshot, journal: Journal) -> list[Ticket]:
     table = night.prizes
     counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
     shares = dealt_counts(event, entries)
-    prizes = (rules.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
+    prizes = (payouts.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
               if table else {})
     # A deal's players keep their shares.
     _write(entries, {e.id: (points.get(e.id, 0), e.prize if e.id in shares else prizes.get(e.id, 0))
