@@ -9,15 +9,15 @@ def create_app(test_config=None):
     blueprints and the `league` commands (the flaskr tutorial's shape)."""
     app = Flask(__name__, instance_relative_config=True)
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_object("wiring.settings.Defaults")
+    app.config.from_object("wiring.config.Defaults")
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
         app.config.from_prefixed_env("SHUFFLEUP")
     else:
         app.config.from_mapping(test_config)
 
-    from wiring import settings
-    settings.finish(app)
+    from wiring import config
+    config.finish(app)
 
     from live import notices
     from services import models  # noqa: F401  (registers the tables and the user loader)

@@ -8,6 +8,7 @@ from flask.cli import AppGroup
 from sqlalchemy.exc import IntegrityError
 
 from league.results_file import ResultsFileError, parse_results
+from league.statuses import LeagueKind, Role, values
 from league.text import clean_text, text_problem
 from services import leagues, results, standings
 from wiring.extensions import db
@@ -26,7 +27,7 @@ def _league(name: str):
 @click.argument("file", type=click.File("r", encoding="utf-8-sig"))
 @click.option("--league", "league_name", required=True, help="The league's name.")
 @click.option("--create", is_flag=True, help="Create the league if it does not exist.")
-@click.option("--kind", type=click.Choice(["free", "cash"]), help="The new league's kind (with --create).")
+@click.option("--kind", type=click.Choice(values(LeagueKind)), help="The new league's kind (with --create).")
 @click.option("--replace", is_flag=True, help="Overwrite events that already have results.")
 def import_results_command(file, league_name, create, kind, replace):
     """Import past results from FILE.csv, all or nothing (R-PTS, then R-QUAL for each month)."""
@@ -119,7 +120,7 @@ def demo_command():
 @league_cli.command("create-user")
 @click.option("--league", "league_name", required=True)
 @click.option("--username", required=True)
-@click.option("--role", type=click.Choice(["organiser", "host"]), required=True)
+@click.option("--role", type=click.Choice(values(Role)), required=True)
 @click.password_option()
 def create_user_command(league_name, username, role, password):
     """Create an organiser or host login."""

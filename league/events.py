@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from league.statuses import EventStatus
+
 # The years a league's night can be in: a date outside is a typing slip ("0026-11-03"), and the
 # months and seasons it would make (R-STD-1/2) could never be settled.
 FIRST_YEAR, LAST_YEAR = 2000, 2100
@@ -60,10 +62,10 @@ def event_type(name: str) -> EventType:
 def change_problem(status: str, clock_started: bool) -> str | None:
     """Why a night can no longer be edited or cancelled, or None: once its clock has started the
     field, the prizes (R-PAY-1) and the points (R-PTS-5) hang on it, so it stays as booked."""
-    if status == "settled":
+    if status == EventStatus.SETTLED:
         return "this night is settled: its points and prizes are given"
-    if status == "cancelled":
+    if status == EventStatus.CANCELLED:
         return "this night was cancelled"
-    if clock_started or status != "scheduled":
+    if clock_started or status != EventStatus.SCHEDULED:
         return "the clock has started: a night under way cannot be edited or cancelled"
     return None

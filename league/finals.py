@@ -6,8 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from league.qualify import may_enter_final
-
-LEAGUE_KINDS = ("cash", "free")
+from league.statuses import LeagueKind, TicketState, values
 
 # Spelled out rather than imported from league.chips, which builds its defaults from
 # FINALS (importing back would be circular); tests check these are chips.BONUS_KINDS.
@@ -55,17 +54,17 @@ def _shootout(league_kind: str) -> FinalSpec:
 FINALS: dict[tuple[str, str], FinalSpec] = {
     (spec.event_type, spec.league_kind): spec
     for spec in (
-        FinalSpec("monthly_final", "cash", buy_in=30, starting_stack=10_000,
+        FinalSpec("monthly_final", LeagueKind.CASH, buy_in=30, starting_stack=10_000,
                   bonus_kinds=_ALL_BUT_MEMBERSHIP, early_registration_bonus=0,
                   guarantee=500, paid_percent=10, fixed_prizes=()),
         # Free-to-play: $300 cash to the winner, a prize worth $100 (a massage) to 2nd.
-        FinalSpec("monthly_final", "free", buy_in=0, starting_stack=6_000,
+        FinalSpec("monthly_final", LeagueKind.FREE, buy_in=0, starting_stack=6_000,
                   bonus_kinds=_ALL_BUT_MEMBERSHIP, early_registration_bonus=0,
                   guarantee=0, paid_percent=None, fixed_prizes=(300, 100)),
-        _highroller_final("cash"),
-        _highroller_final("free"),
-        _shootout("cash"),
-        _shootout("free"),
+        _highroller_final(LeagueKind.CASH),
+        _highroller_final(LeagueKind.FREE),
+        _shootout(LeagueKind.CASH),
+        _shootout(LeagueKind.FREE),
     )
 }
 
@@ -78,7 +77,7 @@ def final_spec(event_type: str, league_kind: str) -> FinalSpec:
         finals = sorted({name for name, _ in FINALS})
         raise ValueError(
             f"no final {event_type!r} for a {league_kind!r} league "
-            f"(finals: {', '.join(finals)}; leagues: {', '.join(LEAGUE_KINDS)})"
+            f"(finals: {', '.join(finals)}; leagues: {', '.join(values(LeagueKind))})"
         ) from None
 
 
@@ -150,14 +149,14 @@ def month_label(month: str) -> str:
 class Standing:
     """What a player holds for one month, read by the caller (R-QUAL-1..5).
 
-    `ticket` is "none", "unused" or "used" (presented at a final already, R-QUAL-3);
+    `ticket` is a TicketState: none, unused or used (presented at a final already, R-QUAL-3);
     `events_played` counts the league events they played that month (R-QUAL-5);
     `shootout` says whether they are among the Top-10 Shoot-out's qualifiers (R-QUAL-4);
     `new_member` is a member with no game behind them at all.
     """
 
     events_played: int = 0
-    ticket: str = "none"
+    ticket: str = TicketState.NONE
     shootout: bool = False
     new_member: bool = False
 
@@ -190,10 +189,10 @@ def admission(event_type: str, month: str, standing: Standing) -> Admission:
         return Admission(False, f"New members can't enter the {label}: it is for {when}'s qualifiers. "
                                 "Join at a nightly game.", "R-QUAL-5")
     if event_type == "monthly_final":
-        if standing.ticket == "none":
+        if standing.ticket == TicketState.NONE:
             return Admission(False, f"No Monthly Final ticket for {when}: tickets come from a top-5 "
                                     "finish in a nightly game", "R-QUAL-3")
-        if standing.ticket == "used":
+        if standing.ticket == TicketState.USED:
             return Admission(False, f"The Monthly Final ticket for {when} has already been presented: "
                                     "a ticket admits once", "R-QUAL-3")
     if event_type == "top10_shootout" and not standing.shootout:

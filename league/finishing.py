@@ -1,14 +1,15 @@
-"""Finishing positions from the night's record, in the field as it finally stands
-(R-PTS-5, R-PTS-6, R-PTS-7, R-LATE-2, R-LATE-3, R-ENTRY-2).
+"""Finishing positions: one hand's bust-outs and a disqualification checked and placed, and the
+night's whole record placed in the field as it finally stands (R-PTS-5, R-PTS-6, R-PTS-7, R-LATE-2,
+R-LATE-3, R-ENTRY-2).
 
 One derivation, redone from the whole record whenever it changes (a bust-out, a late entrant, a
 disqualification, a deal, an undo): the caller gives the field and the eliminations in order,
 and gets every position back. Positions depend only on the order of elimination and the size of
 the final field, never on when each player checked in: of a field of N the first player out
 finishes N-th, so a late entrant who takes a seat after someone has busted pushes that earlier
-bust-out one place down (R-PTS-5). Each step reuses the one-step rules of league.night
-(`bust_positions`, `dq_position`, `deal_positions`), so a night without late entrants gets
-exactly the positions it got before.
+bust-out one place down (R-PTS-5). Each step reuses a one-step rule (`bust_positions`,
+`dq_position`, and league.deals' `deal_positions`), so a night without late entrants gets exactly
+the positions it got before.
 
 Pure functions over plain values; refusals raise ValueError in words fit for a phone screen.
 
@@ -23,7 +24,7 @@ House decisions:
 - A disqualification is a one-player elimination: it takes the worst position still open at
   that point of the elimination order (R-PTS-5), and moves down like a bust-out when late
   entrants arrive. Disqualifying the last player left gives them 1st (0 points, and their prize
-  goes down the order: night.prizes_for). A disqualified player cannot re-enter.
+  goes down the order: payouts.prizes_for). A disqualified player cannot re-enter.
 - Players still in have no position yet: they are returned apart (`Finishing.still_in`).
   Together they cover the best places, so the positions given plus the players still in sharing
   1st always form a valid finishing order. Once one player alone is left they are 1st; a deal
@@ -48,9 +49,9 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from league.night import bust_positions, deal_positions, dq_position
+from league.deals import deal_positions
 from league.numbers import is_whole
-from league.points import Finish, key_order
+from league.points import Finish, key_order, rank_by_chips
 from league.statuses import EntryStatus
 
 
@@ -58,6 +59,79 @@ def _name(key: Hashable, names: Mapping[Hashable, str] | None) -> str:
     if names and key in names:
         return names[key]
     return "That player"
+
+
+# --- One hand, one disqualification (R-PTS-5, R-PTS-6) -----------------------------------
+
+
+# One wording per refusal: the host's phone shows these as they are.
+NOBODY_OUT = "Tap the players who are out."
+SOMEONE_WINS = "Someone has to win: leave at least one player in."
+STACKS_NEEDED = "Several out in one hand: give each one's chips at the start of the hand."
+
+
+def check_bust(
+    busted: Collection[Hashable], remaining: Collection[Hashable], out: Collection[Hashable] = (),
+    names: Mapping[Hashable, str] | None = None, stacks: Mapping[Hashable, int | None] | None = None,
+) -> None:
+    """Refuse an impossible bust-out before any position is given (R-PTS-5, R-PTS-6).
+
+    `busted` are the players the host taps out in one hand, `remaining` everyone still playing
+    (them included), `out` those already out, `names` what to call players in messages, `stacks`
+    their chips at the start of the hand. Refused: nobody chosen; a player chosen twice; a player
+    already out (two hosts tapping at once: the second is refused) or not in this game; everyone
+    left (someone wins the pot, so the last player standing can't go out); several out in one hand
+    without each one's stack (R-PTS-6 orders them by it).
+    """
+    busted = list(busted)
+    if not busted:
+        raise ValueError(NOBODY_OUT)
+    if len(set(busted)) != len(busted):
+        raise ValueError("A player is chosen twice.")
+    remaining = set(remaining)
+    for key in busted:
+        if key in remaining:
+            continue
+        if key in out:
+            raise ValueError(f"{_name(key, names)} is already out: not in the game.")
+        raise ValueError(f"{_name(key, names)} is not in the game.")
+    if len(busted) >= len(remaining):
+        raise ValueError(SOMEONE_WINS)
+    if len(busted) > 1 and stacks is not None and any(
+            not is_whole(stacks.get(key)) or stacks[key] < 0 for key in busted):
+        raise ValueError(STACKS_NEEDED)
+
+
+def bust_positions(players_left: int, stacks: Mapping[Hashable, int]) -> dict[Hashable, int]:
+    """Finishing positions for the players busted in one hand (R-PTS-5, R-PTS-6).
+
+    `players_left` is the count before the hand; `stacks` each busted player's chips at the
+    start of the hand. They take the worst positions still open: one bust-out takes position
+    `players_left`; k of them take players_left - k + 1 .. players_left, the larger stack
+    finishing higher and equal stacks sharing the best of the positions they cover (TDA 22).
+    With 8 left, stacks 5,000 and 3,000 finish 7th and 8th; two of 4,000 both finish 7th.
+    """
+    if not is_whole(players_left) or players_left < 1:
+        raise ValueError(f"impossible number of players left {players_left!r}")
+    if not stacks:
+        raise ValueError(NOBODY_OUT)
+    if len(stacks) >= players_left:
+        raise ValueError(SOMEONE_WINS)
+    return rank_by_chips(stacks, best_position=players_left - len(stacks) + 1)
+
+
+def dq_position(players_left: int) -> int:
+    """A disqualified player's position: the worst still open, `players_left` (R-PTS-5).
+
+    They count in the field with 0 points (points.award_points, status "dq") and no prize
+    (payouts.prizes_for).
+    """
+    if not is_whole(players_left) or players_left < 1:
+        raise ValueError("Nobody is left in the game to disqualify")
+    return players_left
+
+
+# --- The whole record (R-PTS-5..7, R-LATE-2, R-LATE-3, R-ENTRY-2) ---------------------------
 
 
 @dataclass(frozen=True)

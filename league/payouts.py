@@ -1,4 +1,5 @@
-"""Prize money: paid places, pools, payout tables, tied prizes and deals (R-PAY, R-PTS-6)."""
+"""Prize money: paid places, pools, payout tables, each finisher's prize (ties shared, a disqualified
+player's paid down the order) and the deal splits (R-PAY, R-PTS-5, R-PTS-6)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from league.finals import FINALS
+from league.numbers import is_whole
 from league.points import check_finishing_order
+from league.statuses import EntryStatus, LeagueKind
 
 # House default payout tables for small numbers of paid places, in percent, 1st first (a league's
 # payout table setting starts from these: league.settings).
@@ -104,6 +107,45 @@ def share_tied_prizes(amounts: Sequence[int], positions: Mapping[Hashable, int])
     return shares
 
 
+def prize_table(field_size: int, pool: int, percent: int = 10, table: Mapping | None = None) -> list[int]:
+    """Whole-dollar prizes for the paid places, 1st first (R-PAY-1).
+
+    Paid places = `percent` % of the field rounded down, at least 1 (paid_places),
+    split by the league's payout table or the house's (payouts), remainder to 1st.
+    """
+    return payouts(pool, paid_places(field_size, percent), table)
+
+
+def prizes_for(
+    positions: Mapping[Hashable, int], statuses: Mapping[Hashable, str], prize_table: Sequence[int],
+) -> dict[Hashable, int]:
+    """Each finisher's prize in whole dollars (R-PAY-1, R-PTS-5, R-PTS-6).
+
+    `positions` are the finishing positions (ties shared, 1, 2, 2, 4) of everyone who took a
+    seat; `statuses` "played" (the default when missing) or "dq". A disqualified player gets
+    0. House decision: their prize stays in the pool, paid down the order of the others:
+    the players who were not disqualified are re-ranked among themselves, keeping their
+    order and ties, and paid by that rank, tied players sharing the prizes of the places
+    they cover (share_tied_prizes).
+    """
+    check_finishing_order(positions.values())
+    for status in statuses.values():
+        if status not in (EntryStatus.PLAYED, EntryStatus.DQ):
+            raise ValueError(f"A prize needs status played or dq, not {status!r}")
+    if any(not is_whole(amount) or amount < 0 for amount in prize_table):
+        raise ValueError("Prizes are whole dollars, 0 or more")
+    paid = {key: position for key, position in positions.items()
+            if statuses.get(key, EntryStatus.PLAYED) != EntryStatus.DQ}
+    ranks = sorted(paid.values())
+    # Rank among the paid = 1 + how many of them finished strictly higher: order and ties kept.
+    first_index = {}
+    for index, position in enumerate(ranks):
+        first_index.setdefault(position, index)
+    reranked = {key: first_index[position] + 1 for key, position in paid.items()}
+    prizes = share_tied_prizes(prize_table, reranked)
+    return {key: prizes.get(key, 0) for key in positions}
+
+
 def chip_chop(stacks: Sequence[int], prizes: Sequence[int]) -> list[float]:
     """Chip-chop deal: each player's share of the unpaid prize money (R-PAY-2).
 
@@ -156,7 +198,7 @@ def fixed_prizes(event_type: str) -> tuple[int, ...]:
     the pool, R-PAY-1)."""
     if event_type not in FIXED_PRIZE_FINALS:
         return ()
-    return FINALS[(event_type, "cash")].fixed_prizes
+    return FINALS[(event_type, LeagueKind.CASH)].fixed_prizes
 
 
 # The most a night's buy-in, pool share or guarantee can be, in whole dollars: more is a typing slip.
@@ -202,7 +244,7 @@ def default_money(event_type: str, league_kind: str, settings: Mapping | None = 
     plus entries"; a final with fixed prizes guarantees their sum and takes nothing from entries).
     The league's settings for the type (`buy_in`, `pool_share`, `guarantee`) override each figure.
     """
-    if league_kind != "cash":
+    if league_kind != LeagueKind.CASH:
         return FREE_NIGHT
     money = HOUSE_MONEY.get(event_type, FREE_NIGHT)
     if (spec := FINALS.get((event_type, league_kind))) is not None:

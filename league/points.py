@@ -19,8 +19,6 @@ TOP = len(BASE_POINTS)
 BONUS_BANDS = ((45, 450), (35, 350), (25, 250), (15, 150))
 HIGH_ROLLER_BONUS = 450
 
-STATUSES = RESULT_STATUSES  # what a finish can be (R-PTS-5)
-
 
 @dataclass(frozen=True)
 class Finish:
@@ -128,7 +126,7 @@ def check_finishing_order(positions: Iterable[int]) -> None:
 def check_finishes(finishes: Iterable[Finish]) -> list[Finish]:
     """Validate one event's finishes and return them as a list (R-PTS-5, R-PTS-6).
 
-    Each key appears once; status is one of STATUSES; a no-show has no position and
+    Each key appears once; status is one of RESULT_STATUSES; a no-show has no position and
     everyone else has one; participants' positions form a valid finishing order.
     Raises ValueError with an organiser-readable message.
     """
@@ -139,10 +137,10 @@ def check_finishes(finishes: Iterable[Finish]) -> list[Finish]:
         if finish.key in seen:
             raise ValueError(f"{finish.key!r} appears more than once")
         seen.add(finish.key)
-        if finish.status not in STATUSES:
+        if finish.status not in RESULT_STATUSES:
             raise ValueError(
                 f"{finish.key!r} has unknown status {finish.status!r} "
-                f"(expected one of {', '.join(STATUSES)})"
+                f"(expected one of {', '.join(RESULT_STATUSES)})"
             )
         if finish.status == EntryStatus.NO_SHOW and finish.position is not None:
             raise ValueError(f"{finish.key!r} did not show, so cannot have position {finish.position}")
@@ -172,7 +170,7 @@ def award_points(
     shared_by = Counter(f.position for f in rows if f.status in PARTICIPANT_STATUSES)
     points: dict[Hashable, int] = {}
     for finish in rows:
-        if finish.status != "played":
+        if finish.status != EntryStatus.PLAYED:
             points[finish.key] = 0
             continue
         first = finish.position

@@ -8,6 +8,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from league.payouts import NightMoney
+from league.statuses import LeagueKind
 
 # R-PAY-3 leaves the shares to settings; these are the house's (whole dollars of each buy-in), read
 # from settings[event_type]["final_share"] and settings[event_type]["top50_share"]. A nightly $30
@@ -38,7 +39,7 @@ def default_shares(event_type: str, league_kind: str, settings: Mapping | None =
     """R-PAY-3: the Monthly Final and Top-50 shares of each buy-in for `event_type`: the house's
     (HOUSE_SHARES; none in a free-to-play league, none for finals), overridden by the league's
     settings[event_type]["final_share" | "top50_share"]."""
-    if league_kind != "cash":
+    if league_kind != LeagueKind.CASH:
         return NO_SHARES
     house = HOUSE_SHARES.get(event_type, NO_SHARES)
     chosen = (settings or {}).get(event_type, {}) or {}
@@ -51,7 +52,7 @@ def night_shares(event_type: str, league_kind: str, snapshot: Mapping | None,
     `final_share` and `top50_share` it was created with, league.settings.event_snapshot), so that a
     later change of the league's settings leaves last month's books as they were; a night without
     a snapshot (or a snapshot without the shares) reads the league's `settings` now (default_shares)."""
-    if league_kind != "cash":
+    if league_kind != LeagueKind.CASH:
         return NO_SHARES
     now = default_shares(event_type, league_kind, settings)
     kept = snapshot or {}

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from league.points import PARTICIPANT_STATUSES, Finish, check_finishes, key_order
+from league.points import Finish, check_finishes, key_order
 from league.standings import StandingRow
-from league.statuses import EntryStatus
+from league.statuses import PARTICIPANT_STATUSES, EntryStatus
 
 TICKET_PLACES = 5
 FINAL_TABLE = 10

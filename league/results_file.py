@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from league.events import EVENT_TYPES, date_problem
 from league.members import clean_name, name_key, name_problem
-from league.points import STATUSES, check_finishing_order
-from league.statuses import EntryStatus
+from league.points import check_finishing_order
+from league.statuses import RESULT_STATUSES, EntryStatus
 from league.text import text_problem
 
 MAX_VENUE_LENGTH = 120  # Venue.name is String(120)
@@ -99,8 +99,8 @@ def _parse_row(record: dict[str, str]) -> tuple[tuple, str, ResultRow, str]:
     if problem:
         raise ValueError(problem)
     status = record.get("status", "").casefold() or EntryStatus.PLAYED
-    if status not in STATUSES:
-        raise ValueError(f"unknown status {record['status']!r}: use one of {', '.join(STATUSES)}")
+    if status not in RESULT_STATUSES:
+        raise ValueError(f"unknown status {record['status']!r}: use one of {', '.join(RESULT_STATUSES)}")
     text = record["position"]
     if status == EntryStatus.NO_SHOW:
         if text:

@@ -21,6 +21,7 @@ from league.events import EVENT_TYPES
 from league.finals import FINALS
 from league.payouts import HOUSE_TABLES, MONEY_MAX, default_money
 from league.pools import default_shares
+from league.statuses import LeagueKind
 
 LEAGUE = "league"  # the group of the league-wide settings; the other groups are the event types
 
@@ -125,9 +126,9 @@ GROUP_LABELS: dict[str, str] = {LEAGUE: "League", **{name: kind.label for name, 
 HOUSE_PAYOUT_TABLE = HOUSE_TABLES
 
 
-def settings_of(group: str, league_kind: str = "cash") -> list[Setting]:
+def settings_of(group: str, league_kind: str = LeagueKind.CASH) -> list[Setting]:
     """The settings of one group the league shows (a free-to-play league has no money settings)."""
-    return [s for s in SETTINGS if s.group == group and (league_kind == "cash" or not s.money)]
+    return [s for s in SETTINGS if s.group == group and (league_kind == LeagueKind.CASH or not s.money)]
 
 
 def thpa_defaults(league_kind: str) -> dict[str, Any]:
@@ -139,11 +140,11 @@ def thpa_defaults(league_kind: str) -> dict[str, Any]:
     on for free leagues, off for cash (R-QUAL-2); 10 % paid and the house table (R-PAY-1); a 70-second
     called clock (R-CLOCK-4); 30 hands an hour (R-PEN-2); Sydney."""
     values: dict[str, Any] = {
-        "league.pass_down": league_kind != "cash", "league.payout_percent": 10,
+        "league.pass_down": league_kind != LeagueKind.CASH, "league.payout_percent": 10,
         "league.payout_table": dict(HOUSE_PAYOUT_TABLE), "league.shot_clock_seconds": 70,
         "league.hands_per_hour": 30, "league.timezone": "Australia/Sydney"}
     for name, kind in EVENT_TYPES.items():
-        spec = FINALS.get((name, league_kind)) or FINALS.get((name, "cash"))
+        spec = FINALS.get((name, league_kind)) or FINALS.get((name, LeagueKind.CASH))
         stack = spec.starting_stack if kind.is_final and spec else DEFAULT_STARTING_STACKS.get(name, 10_000)
         money, shares = default_money(name, league_kind), default_shares(name, league_kind)
         values.update({
@@ -377,7 +378,7 @@ def problems(values: Mapping[str, Any], league_kind: str) -> dict[str, str]:
         if any(f"{g}.{name}" in found for name in ("buy_in", "pool_share", "final_share", "top50_share")):
             continue
         buy_in, *shares = money
-        if league_kind != "cash" and (buy_in or any(shares) or values.get(f"{g}.guarantee")):
+        if league_kind != LeagueKind.CASH and (buy_in or any(shares) or values.get(f"{g}.guarantee")):
             found[f"{g}.buy_in"] = f"{kind.label}: a free-to-play league's games are free"
         elif sum(shares) > buy_in:
             found[f"{g}.pool_share"] = (f"{kind.label}: the pool shares (${sum(shares)}) add to more than the "

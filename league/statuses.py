@@ -44,6 +44,14 @@ class DealMethod(StrEnum):
     ICM = "icm"
 
 
+class TicketState(StrEnum):
+    """A member's Monthly Final ticket for one month (R-QUAL-3): none, held, or presented at a final
+    already (a ticket admits once)."""
+    NONE = "none"
+    UNUSED = "unused"
+    USED = "used"
+
+
 class LeagueKind(StrEnum):
     """Free-to-play or cash (R-QUAL-2's pass-down default differs)."""
     FREE = "free"
@@ -67,10 +75,9 @@ PARTICIPANT_STATUSES = (EntryStatus.PLAYED, EntryStatus.DQ)
 # R-LATE-4: in a game until they are out.
 LIVE = (EntryStatus.PENDING, EntryStatus.PLAYING)
 OPEN_EVENTS = (EventStatus.SCHEDULED, EventStatus.RUNNING)
-# A player's own pre-registration for a night with a buy-in waits as REQUESTED until the host
-# confirms the buy-in was paid (confirm) or turns it away (reject). It is nowhere in the game: not
+# A player's own pre-registration for a night with a buy-in waits as EntryStatus.REQUESTED until the
+# host confirms the buy-in was paid (confirm) or turns it away (reject). It is nowhere in the game: not
 # live for R-LATE-4, no stack in play (R-CHIP-3), not among the players left.
-REQUESTED = EntryStatus.REQUESTED
 PRE_REGISTERED = (EntryStatus.REGISTERED, EntryStatus.REQUESTED)  # not arrived: may still check in or cancel
 STILL_IN = (EntryStatus.PLAYING, EntryStatus.REGISTERED)  # a pre-registered player's stack is in play (R-LATE-3)
 STACK_IN_PLAY = STILL_IN + PARTICIPANT_STATUSES  # R-CHIP-3: busted players' chips stay in play
@@ -88,6 +95,21 @@ class PenaltyKind(StrEnum):
     MISSED_HANDS = "missed_hands"
     MISSED_ROUNDS = "missed_rounds"
     DISQUALIFICATION = "disqualification"
+
+
+class RulingKind(StrEnum):
+    """What a ruling in the league's record is (R-MEM-2: who, when, what and why), with the rule it
+    is made under."""
+    BAN = "ban"  # R-MEM-2
+    UNBAN = "unban"  # R-MEM-2
+    DISQUALIFICATION = "disqualification"  # R-PTS-5
+    PENALTY = "penalty"  # R-PEN-1: a warning, or missed hands or rounds
+    PENALTY_ENDED = "penalty_ended"  # R-PEN-2: ended early
+    PENALTY_EXTENDED = "penalty_extended"  # R-PEN-2
+    BONUS_OVERRIDE = "bonus_override"  # R-CHIP-2: a refused bonus accepted
+    LATE_ENTRY_OVERRIDE = "late_entry_override"  # R-LATE-1: let in after registration closed
+    FINAL_ENTRY_OVERRIDE = "final_entry_override"  # R-QUAL-3..5: into a final without qualifying
+    RESULT_CORRECTION = "result_correction"  # R-MEM-2: a settled night's results corrected
 
 
 class ReentryMode(StrEnum):

@@ -6,8 +6,9 @@ from typing import NamedTuple
 
 from sqlalchemy import insert
 
-from league import chips, night
-from league.statuses import STILL_IN, EntryStatus
+from league import chips
+from league.settings import BonusWindows
+from league.statuses import STILL_IN, EntryStatus, RulingKind
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.clocks import clock_view
 from services.field import bonus_values
@@ -25,26 +26,26 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
     claimed = db.session.scalars(db.select(BonusClaim.kind).where(BonusClaim.entry_id == entry.id)).all()
     view = clock_view(event)
     # R-CHIP-2: the windows apply once the clock has started, unless the night's settings take food
-    # and drink at any time (its snapshot, league.settings).
-    windows = event.setting("bonus_windows") != "any_time"
+    # and drink at any time (its snapshot: Event.setting).
+    windows = event.setting("bonus_windows") != BonusWindows.ANY_TIME
     try:
-        decision = night.decide_bonus(kind, event.event_type, bonus_values(event),
+        decision = chips.decide_bonus(kind, event.event_type, bonus_values(event),
                                       view if view.started and windows else None, claimed)
     except ValueError as problem:  # not a bonus kind at all
         raise Refused(str(problem)) from None
     override = False
     if not decision.accepted:
         if not override_reason.strip():  # R-CHIP-2: outside the window, the host's ruling may let it in
-            raise (Overridable if decision.reason == night.WINDOW_REFUSAL else Refused)(decision.reason)
+            raise (Overridable if decision.reason == chips.WINDOW_REFUSAL else Refused)(decision.reason)
         try:
-            decision = night.override_bonus(kind, bonus_values(event) or chips.DEFAULT_BONUS_VALUES.get(
+            decision = chips.override_bonus(kind, bonus_values(event) or chips.DEFAULT_BONUS_VALUES.get(
                 event.event_type, {}))
         except ValueError as problem:
             raise Refused(str(problem)) from None
         reason = typed_text(override_reason, MAX_REASON_LENGTH, "the reason")
         override = True
-        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="bonus_override",
-                              rule_id="R-CHIP-2", reason=reason,
+        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                              kind=RulingKind.BONUS_OVERRIDE, rule_id="R-CHIP-2", reason=reason,
                               detail={"member": entry.member.name, "kind": kind}))
     claim = BonusClaim(entry_id=entry.id, kind=kind, chips=decision.chips, override=override, user_id=user_id)
     db.session.add(claim)
@@ -71,11 +72,11 @@ def kinds_now(event: Event) -> list[KindNow]:
     found = []
     for kind in chips.BONUS_KINDS:
         try:
-            decision = night.decide_bonus(kind, event.event_type, values, view if view.started else None, ())
+            decision = chips.decide_bonus(kind, event.event_type, values, view if view.started else None, ())
         except ValueError:  # a league setting gone wrong: the claim itself says why
             continue
-        if decision.accepted or decision.reason == night.WINDOW_REFUSAL:
-            chip_value = decision.chips or night.override_bonus(kind, values or chips.DEFAULT_BONUS_VALUES.get(
+        if decision.accepted or decision.reason == chips.WINDOW_REFUSAL:
+            chip_value = decision.chips or chips.override_bonus(kind, values or chips.DEFAULT_BONUS_VALUES.get(
                 event.event_type, {})).chips
             found.append(KindNow(kind, chips.BONUS_LABELS[kind], chip_value, decision.accepted))
     return found
@@ -95,10 +96,10 @@ def claim_for_everyone(event: Event, kind: str, journal: Journal, *, user_id: in
     """R-CHIP-1/2: a food or drink bonus for every player in the game who has not had one tonight
     (each player once), as one action; refused, nothing written, outside the window (no override
     for everyone at once: the host overrides player by player). Returns (players, chips each)."""
-    if kind not in night.WINDOWED_BONUSES:
+    if kind not in chips.WINDOWED_BONUSES:
         raise Refused("Only food and drink bonuses go to everyone at once.")
     view = clock_view(event)
-    decision = night.decide_bonus(kind, event.event_type, bonus_values(event), view if view.started else None, ())
+    decision = chips.decide_bonus(kind, event.event_type, bonus_values(event), view if view.started else None, ())
     if not decision.accepted:
         raise Refused(decision.reason)
     claimed = claimed_kinds(event)

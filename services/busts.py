@@ -1,9 +1,8 @@
 """Bust-outs and disqualifications in the database (R-PTS-5, R-PTS-6, R-CHIP-3, R-MEM-2)."""
 from __future__ import annotations
 
-from league import night as rules
-from league.points import PARTICIPANT_STATUSES
-from league.statuses import EntryStatus
+from league import finishing
+from league.statuses import PARTICIPANT_STATUSES, EntryStatus, RulingKind
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.journal import Journal
 from services.models import Entry, Ruling
@@ -19,7 +18,7 @@ def bust(night: NightSnapshot, stacks: dict[Entry, int | None], journal: Journal
     open, larger stack higher, equal stacks sharing. Returns their positions."""
     status = {e.id: e.status for e in night.entries}
     try:
-        rules.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == EntryStatus.PLAYING},
+        finishing.check_bust([e.id for e in stacks], {i for i, s in status.items() if s == EntryStatus.PLAYING},
                          out={i for i, s in status.items() if s in PARTICIPANT_STATUSES},
                          names={e.id: e.member.name for e in stacks},
                          stacks={e.id: c for e, c in stacks.items()})
@@ -52,7 +51,7 @@ def disqualify(night: NightSnapshot, entry: Entry, reason: str, journal: Journal
     entry.status, entry.bust_hand, entry.stack_at_bust = EntryStatus.DQ, night.next_step, None
     entry.chips_removed += removed
     event = night.event
-    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind="disqualification",
-                          rule_id="R-PTS-5", reason=reason,
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                          kind=RulingKind.DISQUALIFICATION, rule_id="R-PTS-5", reason=reason,
                           detail={"member": entry.member.name, "table": entry.table_no, "seat": entry.seat_no}))
     return place(night, journal).positions[entry.id]

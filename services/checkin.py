@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from league import night as rules
-from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
-from services import MAX_REASON_LENGTH, Overridable, Refused, finals, nights, typed_text
+from league import late_entry
+from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, WAITING, EntryStatus, EventStatus, RulingKind
+from services import MAX_REASON_LENGTH, Overridable, Refused, cancelling, finals, typed_text
 from services.clocks import clock_view
 from services.field import entry_of, live_game_elsewhere
 from services.journal import Journal
@@ -37,7 +37,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         raise Refused(reason)
     if event.status == EventStatus.CANCELLED:
-        raise Refused(nights.cancellation(event))
+        raise Refused(cancelling.cancellation(event))
     if event.status == EventStatus.SETTLED:
         raise Refused("This night is settled: nobody can join it now (its results can be corrected).")
     entry = entry_of(event, member)
@@ -48,9 +48,9 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     # R-QUAL-3..5: a final admits only its month's qualifiers (the host may override, a ruling).
     finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
-    decision = rules.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
+    decision = late_entry.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
     minutes = event.setting("registration_close_minutes")
-    if decision.reason == rules.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
+    if decision.reason == late_entry.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
         decision = dataclasses.replace(decision, reason=(
             f"Check-in is closed: registration ended after {minutes} minutes of play. "
             "The host can let you in with a reason."))
@@ -58,7 +58,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
         if not (decision.overridable and by_host and override_reason.strip()):
             raise (Overridable if decision.overridable and by_host else Refused)(decision.reason)
         db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
-                              kind="late_entry_override", rule_id="R-LATE-1",
+                              kind=RulingKind.LATE_ENTRY_OVERRIDE, rule_id="R-LATE-1",
                               reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),
                               detail={"member": member.name}))
     status = EntryStatus.PLAYING if by_host else EntryStatus.PENDING
@@ -86,7 +86,7 @@ def confirm(entry: Entry, journal: Journal) -> None:
     pre-registration request (a night with a buy-in) says the buy-in is paid: their stack goes in
     play from the start, and they check in when they arrive. A confirmed arrival takes a seat, so
     everyone already out moves one place down (R-PTS-5, services.places)."""
-    if entry.status == REQUESTED:
+    if entry.status == EntryStatus.REQUESTED:
         journal.touch(entry)
         entry.status, entry.pre_registered = EntryStatus.REGISTERED, True
         return
@@ -101,7 +101,7 @@ def confirm(entry: Entry, journal: Journal) -> None:
 def reject(entry: Entry, journal: Journal) -> None:
     """The host turns an arrival away (not a member here, a prank scan…), or a pre-registration
     request whose buy-in was never paid (R-LATE-3): the entry goes."""
-    if entry.status not in (EntryStatus.PENDING, REQUESTED):
+    if entry.status not in WAITING:
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     finals.give_back_ticket(entry, journal)  # R-QUAL-3: a ticket presented at a turned-away arrival
     read_night(entry.event).drop(entry, journal)

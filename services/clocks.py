@@ -197,7 +197,7 @@ def clock_view(event: Event) -> clock.ClockView:
 
 def with_registration_close(event: Event, view: clock.ClockView) -> clock.ClockView:
     """R-LATE-1: registration closes when the major break commences, or after the minutes of play the
-    night's settings name (its snapshot, league.settings)."""
+    night's settings name (its snapshot: Event.setting)."""
     minutes = event.setting("registration_close_minutes")
     if not isinstance(minutes, int) or isinstance(minutes, bool):
         return view

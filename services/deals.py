@@ -2,7 +2,7 @@
 result."""
 from __future__ import annotations
 
-from league import night as rules
+from league import deals
 from league.statuses import DealMethod, DealStatus, EntryStatus
 from services import Refused
 from services.journal import Journal
@@ -11,13 +11,13 @@ from services.night_snapshot import NightSnapshot, read_night
 from services.places import place
 
 
-def deal_offer(night: NightSnapshot) -> rules.DealOffer | None:
+def deal_offer(night: NightSnapshot) -> deals.DealOffer | None:
     """R-PAY-2: chip-chop and ICM splits of the unpaid prizes at the counted stacks."""
     players = night.deal_players
     counts = {e.id: e.chips_at_deal for e in players}
     if not players or any(c is None for c in counts.values()):
         return None
-    return rules.deal_offers(counts, night.prizes[:len(players)])
+    return deals.deal_offers(counts, night.prizes[:len(players)])
 
 
 def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journal: Journal) -> None:
@@ -34,7 +34,7 @@ def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journa
     if sum(counts.values()) <= 0:
         raise Refused("The chip counts add up to nothing.")
     try:
-        rules.deal_offers({e.id: c for e, c in counts.items()}, night.prizes[:len(players)])
+        deals.deal_offers({e.id: c for e, c in counts.items()}, night.prizes[:len(players)])
     except ValueError as problem:
         raise Refused(str(problem)) from None
     journal.touch(event)
@@ -72,10 +72,10 @@ def vote(event: Event, entry: Entry, yes: bool, journal: Journal) -> str:
     journal.touch(entry).deal_vote = yes
     night = read_night(event)
     players = night.deal_players
-    result = rules.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
-    if result == "void":
+    result = deals.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
+    if result == DealStatus.VOID:
         event.deal_status = DealStatus.VOID
-    elif result == "agreed":
+    elif result == DealStatus.AGREED:
         offer = deal_offer(night)
         shares = offer.icm if event.deal_method == DealMethod.ICM else offer.chip_chop
         for player in players:
@@ -92,6 +92,6 @@ def cast(event: Event, entry: Entry, yes: bool) -> str:
     it. The caller holds the event's lock, so the last "yes" sees every other vote."""
     log = Journal(event, None, "deal_agreed", "Deal agreed by every player left")
     result = vote(event, entry, yes, log)
-    if result == "agreed":
+    if result == DealStatus.AGREED:
         log.record()
     return result

@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from league.results_file import EventResults, ResultRow
-from league.statuses import EntryStatus, EventStatus
+from league.statuses import EntryStatus, EventStatus, LeagueKind, Role
 from services import leagues, results
 
 SEED = 20260101
@@ -274,7 +274,7 @@ def load_if_empty(today: dt.date | None = None) -> bool:
         return False
     rng = random.Random(SEED)
 
-    league = leagues.create_league(LEAGUE_NAME, "free")
+    league = leagues.create_league(LEAGUE_NAME, LeagueKind.FREE)
     today = today or league.today()
     venues = {}
     for name, address, _, _ in VENUES:
@@ -292,7 +292,7 @@ def load_if_empty(today: dt.date | None = None) -> bool:
     db.session.add_all(members.values())
 
     users = {}
-    for (username, password, display), role in ((ORGANISER, "organiser"), (HOST, "host")):
+    for (username, password, display), role in ((ORGANISER, Role.ORGANISER), (HOST, Role.HOST)):
         user = User(username=username, display_name=display, role=role, league_id=league.id)
         user.set_password(password)
         users[role] = user
@@ -310,7 +310,7 @@ def load_if_empty(today: dt.date | None = None) -> bool:
         for entry in event.entries:
             entry.chips_at_deal = deal["chips"].get(entry.member.name)
 
-    _tonight(rng, league, venues, members, users["host"], today, attendance)
+    _tonight(rng, league, venues, members, users[Role.HOST], today, attendance)
     db.session.commit()
     return True
 

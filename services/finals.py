@@ -13,14 +13,12 @@ from sqlalchemy import func
 from league import finals
 from league.events import event_type
 from league.qualify import shootout_qualifiers
-from league.statuses import EntryStatus
+from league.statuses import EntryStatus, RulingKind, TicketState
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.journal import Journal
 from services.models import Entry, Event, Member, Ruling, Ticket, utcnow
-from services.tables import month_standings
+from services.standings import month_standings
 from wiring.extensions import db
-
-OVERRIDE_KIND = "final_entry_override"
 
 
 def is_final(event: Event) -> bool:
@@ -59,9 +57,10 @@ def standing_of(event: Event, member: Member) -> finals.Standing:
     table = _month_table(event)
     row = _row(table, member.id)
     ticket = ticket_of(event, member) if event.event_type == "monthly_final" else None
+    held = TicketState.NONE if ticket is None else (TicketState.USED if ticket.presented_at else TicketState.UNUSED)
     return finals.Standing(
         events_played=row.events if row else 0,
-        ticket="none" if ticket is None else ("used" if ticket.presented_at else "unused"),
+        ticket=held,
         shootout=event.event_type == "top10_shootout" and any(r.key == member.id for r in shootout_qualifiers(table)),
         new_member=_new_member(event, member))
 
@@ -75,7 +74,7 @@ def admission(event: Event, member: Member) -> finals.Admission:
 
 def _overridden(event: Event, member: Member) -> bool:
     return any((r.detail or {}).get("member_id") == member.id for r in db.session.scalars(
-        db.select(Ruling).where(Ruling.event_id == event.id, Ruling.kind == OVERRIDE_KIND)))
+        db.select(Ruling).where(Ruling.event_id == event.id, Ruling.kind == RulingKind.FINAL_ENTRY_OVERRIDE)))
 
 
 def admit(event: Event, member: Member, journal: Journal | None = None, *, present_ticket: bool = True,
@@ -100,8 +99,9 @@ def admit(event: Event, member: Member, journal: Journal | None = None, *, prese
     if not (by_host and override_reason.strip()):
         # The host's roster offers the override with a reason (R-MEM-2); a phone is simply refused.
         raise (Overridable if by_host else Refused)(decision.reason)
-    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=OVERRIDE_KIND,
-                          rule_id=decision.rule_id, reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                          kind=RulingKind.FINAL_ENTRY_OVERRIDE, rule_id=decision.rule_id,
+                          reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),
                           detail={"member": member.name, "member_id": member.id, "refused": decision.reason}))
     db.session.flush()
 

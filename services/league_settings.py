@@ -1,11 +1,12 @@
-"""A league's settings in the database: the effective values, a night's snapshot of them, and changes
-recorded with who, when, old and new (R-CHIP-1, R-PAY-1, R-PAY-3, R-QUAL-2, R-CLOCK-4, R-PEN-2)."""
+"""A league's settings in the database: the effective values, and changes recorded with who, when, old
+and new (R-CHIP-1, R-PAY-1, R-PAY-3, R-QUAL-2, R-CLOCK-4, R-PEN-2). A night keeps its own snapshot of
+them, taken as it is created (services.models) and read by Event.setting."""
 from __future__ import annotations
 
 from typing import Any
 
-from league import settings as rules
-from league.statuses import EventStatus
+from league import settings
+from league.statuses import EventStatus, LeagueKind
 from services import Refused
 from services.models import Event, League, SettingChange, Ticket
 from wiring.extensions import db
@@ -26,16 +27,8 @@ def columns_of(league: League) -> dict[str, Any]:
 
 
 def effective(league: League) -> dict[str, Any]:
-    """The league's settings now: THPA's defaults overlaid with its own (league.settings.from_stored)."""
-    return rules.from_stored(league.kind, league.settings, columns_of(league))
-
-
-def event_settings(event: Event) -> dict[str, Any]:
-    """What a night reads of the settings: its snapshot from when it was created, or for a night from
-    before snapshots the league's settings now (league.settings.event_snapshot)."""
-    if event.settings:
-        return event.settings
-    return rules.event_snapshot(effective(event.league), event.event_type)
+    """The league's settings now: THPA's defaults overlaid with its own (settings.from_stored)."""
+    return settings.from_stored(league.kind, league.settings, columns_of(league))
 
 
 def consistency_problems(league: League, old: dict[str, Any], new: dict[str, Any]) -> dict[str, str]:
@@ -62,19 +55,19 @@ def consistency_problems(league: League, old: dict[str, Any], new: dict[str, Any
 
 def change(league: League, new: dict[str, Any], user_id: int | None) -> list[SettingChange]:
     """Change the league's settings to `new` (every key or some), each change recorded (who, when, old →
-    new). Refused, nothing written, with the reason for each value that cannot stand (league.settings.problems)
+    new). Refused, nothing written, with the reason for each value that cannot stand (settings.problems)
     or would make a night inconsistent (consistency_problems). Nights already created keep their
     snapshot: a change applies to nights created after it. The caller commits."""
     old = effective(league)
     values = {**old, **new}
-    if problems := rules.problems(values, league.kind):
+    if problems := settings.problems(values, league.kind):
         raise SettingsRefused(problems)
     if problems := consistency_problems(league, old, values):
         raise SettingsRefused(problems, conflict=True)
-    diff = rules.changed(old, values)
+    diff = settings.changed(old, values)
     if not diff:
         return []
-    stored, columns = rules.to_stored(values, league.settings)
+    stored, columns = settings.to_stored(values, league.settings)
     league.settings = stored
     for name, value in columns.items():
         setattr(league, name, value)
@@ -87,10 +80,10 @@ def change(league: League, new: dict[str, Any], user_id: int | None) -> list[Set
 
 def reset_group(league: League, group: str, user_id: int | None) -> list[SettingChange]:
     """Put one group's settings (the league-wide ones, or one event type's) back to THPA's defaults."""
-    if group not in rules.GROUPS:
+    if group not in settings.GROUPS:
         raise Refused(f"There is no settings group {group[:40]!r}.")
-    defaults = rules.thpa_defaults(league.kind)
-    return change(league, {s.key: defaults[s.key] for s in rules.settings_of(group, "cash")}, user_id)
+    defaults = settings.thpa_defaults(league.kind)
+    return change(league, {s.key: defaults[s.key] for s in settings.settings_of(group, LeagueKind.CASH)}, user_id)
 
 
 def recent_changes(league: League, limit: int = 30) -> list[SettingChange]:

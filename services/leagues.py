@@ -8,7 +8,7 @@ from sqlalchemy import func
 from sqlalchemy.orm import joinedload, make_transient_to_detached
 from sqlalchemy.orm.instrumentation import manager_of_class
 
-from league.statuses import EventStatus, Role
+from league.statuses import EventStatus, LeagueKind, Role, values
 from services import Refused, typed_text
 from services.models import Event, HostVenue, League, User, Venue, slugify, utcnow
 from wiring.extensions import db
@@ -42,9 +42,9 @@ def find_league(name_or_slug: str) -> League | None:
 
 def create_league(name: str, kind: str) -> League:
     """A new league with the defaults of its kind (pass-down on for free leagues, off for cash: R-QUAL-2)."""
-    if kind not in ("free", "cash"):
+    if kind not in values(LeagueKind):
         raise ValueError(f"unknown league kind {kind!r}: use free or cash")
-    league = League(name=name.strip(), slug=slugify(name), kind=kind, pass_down=(kind == "free"), settings={})
+    league = League(name=name.strip(), slug=slugify(name), kind=kind, pass_down=(kind == LeagueKind.FREE), settings={})
     db.session.add(league)
     db.session.flush()
     return league

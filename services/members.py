@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.orm import joinedload
 
 from league.members import ADULTS_ONLY, clean_name, name_key, name_problem, search_key
+from league.statuses import RulingKind
 from league.text import as_sentence, clean_text, text_problem
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.journal import Journal
@@ -154,7 +155,7 @@ def ban(member: Member, reason: str, user_id: int | None) -> Ruling:
     if member.banned_at is not None:
         raise Refused(f"{member.name} is already banned.")
     member.banned_at, member.ban_reason = utcnow(), why
-    ruling = Ruling(league_id=member.league_id, user_id=user_id, kind="ban", rule_id="R-MEM-2", reason=why,
+    ruling = Ruling(league_id=member.league_id, user_id=user_id, kind=RulingKind.BAN, rule_id="R-MEM-2", reason=why,
                     detail={"member": member.name, "member_id": member.id})
     db.session.add(ruling)
     return ruling
@@ -166,7 +167,7 @@ def unban(member: Member, reason: str, user_id: int | None) -> Ruling:
     if member.banned_at is None:
         raise Refused(f"{member.name} is not banned.")
     member.banned_at, member.ban_reason = None, None
-    ruling = Ruling(league_id=member.league_id, user_id=user_id, kind="unban", rule_id="R-MEM-2", reason=why,
+    ruling = Ruling(league_id=member.league_id, user_id=user_id, kind=RulingKind.UNBAN, rule_id="R-MEM-2", reason=why,
                     detail={"member": member.name, "member_id": member.id})
     db.session.add(ruling)
     return ruling

@@ -13,9 +13,9 @@ from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, Str
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from league import settings as league_settings
 from league.members import clean_name, name_key
 from league.reentry import ReentryRule, reentry_rule
+from league.settings import event_snapshot, from_stored
 from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus, LeagueKind, PenaltyKind, Role, values
 from league.text import as_sentence, text_problem
 from services import MAX_REASON_LENGTH, Refused
@@ -171,7 +171,7 @@ class User(UserMixin, db.Model):
 
     @property
     def is_organiser(self) -> bool:
-        return self.role == "organiser"
+        return self.role == Role.ORGANISER
 
 
 # Built once: every logged-in request runs it first (a statement built per call costs as much again
@@ -224,7 +224,7 @@ class Event(db.Model):
     # A final's qualifying month, YYYY-MM (R-QUAL-3..5); None: the month before its date
     # (league.finals.qualifying_month). Unused by other events.
     final_month: Mapped[str | None] = mapped_column(String(7))
-    # The league's settings as they were when the night was created (league.settings.event_snapshot):
+    # The league's settings as they were when the night was created (event_snapshot):
     # a later change applies to later nights only. None: a night from before snapshots (read the league's).
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     settled_at: Mapped[dt.datetime | None]
@@ -248,10 +248,10 @@ class Event(db.Model):
     def setting(self, name: str, default: Any = None) -> Any:
         """A setting this night reads (its type's, such as bonus_windows, registration_close_minutes or
         awards_points, or a league-wide one it keeps, such as hands_per_hour): from its own snapshot
-        (league.settings.event_snapshot), so a later change applies to later nights only; a night
-        without one (from before snapshots, or a snapshot without that setting) reads the league's
-        settings now, its type's group then the league-wide ones (stored under "league",
-        league.settings.to_stored); `default` when neither has it."""
+        (event_snapshot), so a later change applies to later nights only; a night without one (from
+        before snapshots, or a snapshot without that setting) reads the league's settings now, its
+        type's group then the league-wide ones (stored under "league", as league/settings.py's
+        to_stored writes them); `default` when neither has it."""
         if self.settings and name in self.settings:
             return self.settings[name]
         stored = self.league.settings or {}
@@ -263,7 +263,7 @@ class Event(db.Model):
     @property
     def reentry(self) -> ReentryRule:
         """R-ENTRY-1: whether this game allows re-entries, rebuys or neither, and how many a player:
-        its type's setting as the night was created with it (its snapshot, league.settings.event_snapshot),
+        its type's setting as the night was created with it (its snapshot, event_snapshot),
         so a later change of the league's settings applies to later nights only; a night without one
         (from before snapshots) reads the league's settings now."""
         if self.settings and "reentry" in self.settings:
@@ -273,7 +273,7 @@ class Event(db.Model):
 
 @event.listens_for(Event, "before_insert")
 def _snapshot_settings(mapper, connection, target: Event) -> None:
-    """A new night keeps the league's settings as they are now (league.settings.event_snapshot)."""
+    """A new night keeps the league's settings as they are now (event_snapshot)."""
     if target.settings is not None:
         return
     _take_snapshot(connection, target)
@@ -293,10 +293,10 @@ def _take_snapshot(connection, target: Event) -> None:
                              .where(League.id == target.league_id)).one_or_none()
     if row is None:
         return
-    values = league_settings.from_stored(row.kind, row.settings, {
+    values = from_stored(row.kind, row.settings, {
         "pass_down": row.pass_down, "payout_percent": row.payout_percent,
         "shot_clock_seconds": row.shot_clock_seconds, "timezone": row.timezone})
-    snap = league_settings.event_snapshot(values, target.event_type)
+    snap = event_snapshot(values, target.event_type)
     # The night's own money is what it was booked with (the form may differ from the defaults).
     snap.update(buy_in=target.buy_in or 0, pool_share=target.pool_share or 0, guarantee=target.guarantee or 0)
     target.settings = snap
@@ -460,7 +460,7 @@ class Ruling(db.Model):
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="SET NULL"))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    kind: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(40))  # RulingKind
     rule_id: Mapped[str] = mapped_column(String(20), default="")
     reason: Mapped[str] = mapped_column(String(500), default="")
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from sqlalchemy import inspect
 from sqlalchemy.orm import defer, joinedload
 
-from league import chips, night, payouts, pools, seating
+from league import chips, late_entry, payouts, pools, seating
 from league.finishing import positions_provisional
 from league.statuses import FIELD, STACK_IN_PLAY, STILL_IN, EntryStatus, EventStatus
 from services import clocks, pool_shares
@@ -111,7 +111,7 @@ class NightSnapshot:
         removed = sum(e.chips_removed for e in in_play)
         default = starting_stack(self.event)
         if all(e.starting_stack is None for e in in_play):
-            return night.chip_count(default, sum(e.buy_ins for e in in_play), bonuses, removed, self.players_left)
+            return chips.chip_count(default, sum(e.buy_ins for e in in_play), bonuses, removed, self.players_left)
         in_chips = chips.chips_in_play(sum(stack_of(self.event, e, default) * e.buy_ins for e in in_play),
                                        bonuses, removed)
         return in_chips, chips.average_stack(in_chips, self.players_left)
@@ -135,7 +135,7 @@ class NightSnapshot:
         # night without one reads the league's now (its paid-places column, its stored payout table).
         snap = event.settings or {}
         percent = snap.get("payout_percent", event.league.payout_percent)
-        return night.prize_table(len(seated), pool, percent, event.setting("payout_table"))
+        return payouts.prize_table(len(seated), pool, percent, event.setting("payout_table"))
 
     @property
     def next_step(self) -> int:
@@ -203,7 +203,7 @@ class NightSnapshot:
         view = clocks.clock_view(self.event)
         if not view.started:
             return None
-        amount, text = night.missed_blinds_proposal(clocks.structure_of(self.event), view)
+        amount, text = late_entry.missed_blinds_proposal(clocks.structure_of(self.event), view)
         return (amount, text) if amount else None
 
     # --- the journal -------------------------------------------------------------------------------------

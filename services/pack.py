@@ -19,8 +19,7 @@ from league.statuses import PARTICIPANT_STATUSES, DealStatus, EntryStatus, Event
 from services import leagues, pool_shares
 from services.leagues import settle_order
 from services.models import Entry, Event, League, Member
-from services.standings import ticket_holders
-from services.tables import POINT_TYPES, month_standings, year_standings
+from services.standings import POINT_TYPES, month_standings, ticket_holders, year_standings
 from wiring.extensions import db
 
 RACE_LEADERS = 5  # the points race draws the month's top five (and anyone tied with 5th, up to 8)

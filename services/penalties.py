@@ -8,8 +8,8 @@ import datetime as dt
 
 from sqlalchemy import func
 
-from league import penalties as rules
-from league.statuses import EntryStatus, PenaltyKind
+from league import penalties
+from league.statuses import EntryStatus, PenaltyKind, RulingKind
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.busts import disqualify
 from services.journal import Journal
@@ -20,9 +20,9 @@ from wiring.extensions import db
 
 def hands_per_hour(event: Event) -> int:
     """R-PEN-2: the hands-per-hour setting the night was created with (its snapshot, Event.setting),
-    for a night without one the league's now (league.penalties.hands_per_hour: its default, 30)."""
+    for a night without one the league's now (penalties.hands_per_hour: its default, 30)."""
     value = event.setting("hands_per_hour")
-    return rules.hands_per_hour(None if value is None else {"hands_per_hour": value})
+    return penalties.hands_per_hour(None if value is None else {"hands_per_hour": value})
 
 
 def table_size(event: Event, entry: Entry) -> int:
@@ -49,7 +49,7 @@ def _local(event: Event, at: dt.datetime) -> str:
     return at.replace(tzinfo=dt.UTC).astimezone(event.league.zone()).strftime("%H:%M")
 
 
-def _rule(event: Event, entry: Entry, user_id: int | None, kind: str, rule_id: str, reason: str,
+def _rule(event: Event, entry: Entry, user_id: int | None, kind: RulingKind, rule_id: str, reason: str,
           penalty: Penalty) -> None:
     db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=kind, rule_id=rule_id,
                           reason=reason, detail={
@@ -79,7 +79,7 @@ def give(event: Event, entry: Entry, kind: str, journal: Journal, user_id: int |
     reason = typed_text(reason, MAX_REASON_LENGTH, "the reason", required=True)
     size = table_size(event, entry)
     try:
-        away = rules.penalty_hands(kind, hands=hands, rounds=rounds, table_size=size)
+        away = penalties.penalty_hands(kind, hands=hands, rounds=rounds, table_size=size)
     except ValueError as problem:
         raise Refused(str(problem)) from None
     running = in_force(entry, now)
@@ -88,7 +88,7 @@ def give(event: Event, entry: Entry, kind: str, journal: Journal, user_id: int |
     penalty = Penalty(event_id=event.id, entry_id=entry.id, member_id=entry.member_id, user_id=user_id, at=now,
                       kind=kind, reason=reason, table_no=entry.table_no, seat_no=entry.seat_no, table_size=size,
                       rounds=rounds if kind == PenaltyKind.MISSED_ROUNDS else None, hands=away or None,
-                      until=rules.return_time(now, away, hands_per_hour(event)) if away else None)
+                      until=penalties.return_time(now, away, hands_per_hour(event)) if away else None)
     if kind == PenaltyKind.DISQUALIFICATION:
         disqualify(read_night(event), entry, reason, journal, user_id, chips)  # its own ruling (R-PTS-5)
         entry.penalty_until = None
@@ -98,7 +98,7 @@ def give(event: Event, entry: Entry, kind: str, journal: Journal, user_id: int |
     if away:
         journal.touch(entry).penalty_until = penalty.until
     if kind != PenaltyKind.DISQUALIFICATION:
-        _rule(event, entry, user_id, "penalty", "R-PEN-1", reason, penalty)
+        _rule(event, entry, user_id, RulingKind.PENALTY, "R-PEN-1", reason, penalty)
     return penalty
 
 
@@ -112,7 +112,7 @@ def penalty_of(event: Event, penalty_id: int | None) -> Penalty:
 
 def _running(event: Event, penalty: Penalty, now: dt.datetime) -> Entry:
     entry = penalty.entry
-    if not rules.in_force(penalty.until, penalty.ended_at, now) or entry.status != EntryStatus.PLAYING:
+    if not penalties.in_force(penalty.until, penalty.ended_at, now) or entry.status != EntryStatus.PLAYING:
         raise Refused(f"{entry.member.name} is not on a penalty now.")
     return entry
 
@@ -125,7 +125,7 @@ def end_early(event: Event, penalty: Penalty, journal: Journal, user_id: int | N
     entry = _running(event, penalty, now)
     journal.touch(penalty).ended_at = now
     journal.touch(entry).penalty_until = None
-    _rule(event, entry, user_id, "penalty_ended", "R-PEN-2", f"Ended early at {_local(event, now)}", penalty)
+    _rule(event, entry, user_id, RulingKind.PENALTY_ENDED, "R-PEN-2", f"Ended early at {_local(event, now)}", penalty)
 
 
 def extend(event: Event, penalty: Penalty, more_hands: int, journal: Journal, user_id: int | None,
@@ -134,14 +134,14 @@ def extend(event: Event, penalty: Penalty, more_hands: int, journal: Journal, us
     by their estimated minutes. A ruling of its own."""
     now = now or utcnow()
     entry = _running(event, penalty, now)
-    if not 1 <= more_hands <= rules.MAX_PENALTY_HANDS:
-        raise Refused(f"Give the hands to add as a whole number from 1 to {rules.MAX_PENALTY_HANDS}.")
+    if not 1 <= more_hands <= penalties.MAX_PENALTY_HANDS:
+        raise Refused(f"Give the hands to add as a whole number from 1 to {penalties.MAX_PENALTY_HANDS}.")
     journal.touch(penalty)
     penalty.hands = (penalty.hands or 0) + more_hands
     penalty.until = penalty.until + dt.timedelta(
-        minutes=rules.away_minutes(more_hands, hands_per_hour(event)))
+        minutes=penalties.away_minutes(more_hands, hands_per_hour(event)))
     journal.touch(entry).penalty_until = penalty.until
-    _rule(event, entry, user_id, "penalty_extended", "R-PEN-2", f"Extended by {more_hands} hands", penalty)
+    _rule(event, entry, user_id, RulingKind.PENALTY_EXTENDED, "R-PEN-2", f"Extended by {more_hands} hands", penalty)
 
 
 def _month(day: dt.date) -> tuple[dt.date, dt.date]:
@@ -149,7 +149,7 @@ def _month(day: dt.date) -> tuple[dt.date, dt.date]:
     return first, (first + dt.timedelta(days=32)).replace(day=1)
 
 
-def history(event: Event, member_id: int) -> rules.History:
+def history(event: Event, member_id: int) -> penalties.History:
     """R-PEN-3: the member's warnings and penalties tonight and at the league's other nights this
     month (the venue's local date), newest first, for the host giving a new one. A disqualification
     given from the roster's own form (services.busts, no penalty row) counts too, with its ruling's reason."""
@@ -158,7 +158,7 @@ def history(event: Event, member_id: int) -> rules.History:
     rows = db.session.execute(db.select(Penalty, Event).join(Event, Penalty.event_id == Event.id).where(
         Penalty.member_id == member_id, *in_month)).all()
     where = {e.id: "" if e.id == event.id else f"{e.venue.name}, {e.date.strftime('%a %d %b')}" for _, e in rows}
-    found = [rules.Infraction(kind=p.kind, at=p.at, event_id=p.event_id, reason=p.reason, hands=p.hands,
+    found = [penalties.Infraction(kind=p.kind, at=p.at, event_id=p.event_id, reason=p.reason, hands=p.hands,
                               rounds=p.rounds, where=where[p.event_id]) for p, _ in rows]
     recorded = {p.event_id for p, _ in rows if p.kind == PenaltyKind.DISQUALIFICATION}
     for entry, night in db.session.execute(db.select(Entry, Event).join(Event, Entry.event_id == Event.id).where(
@@ -166,10 +166,10 @@ def history(event: Event, member_id: int) -> rules.History:
         if night.id in recorded:
             continue
         ruling = db.session.scalar(db.select(Ruling).where(
-            Ruling.event_id == night.id, Ruling.kind == "disqualification").order_by(Ruling.id.desc()).filter(
+            Ruling.event_id == night.id, Ruling.kind == RulingKind.DISQUALIFICATION).order_by(Ruling.id.desc()).filter(
             Ruling.detail["member"].as_string() == entry.member.name).limit(1))
-        found.append(rules.Infraction(
+        found.append(penalties.Infraction(
             kind=PenaltyKind.DISQUALIFICATION, at=ruling.at if ruling else entry.created_at, event_id=night.id,
             reason=ruling.reason if ruling else "", where=""
             if night.id == event.id else f"{night.venue.name}, {night.date.strftime('%a %d %b')}"))
-    return rules.history(found, event.id)
+    return penalties.history(found, event.id)

@@ -11,7 +11,7 @@ from sqlalchemy import func
 from league import pools
 from league.finals import qualifying_month
 from league.payouts import NightMoney
-from league.statuses import PARTICIPANT_STATUSES, EntryStatus, EventStatus
+from league.statuses import PARTICIPANT_STATUSES, EntryStatus, EventStatus, LeagueKind
 from services.leagues import parse_month, settle_order
 from services.models import Entry, Event, League
 from wiring.extensions import db
@@ -104,7 +104,7 @@ def shares_drawn(event: Event) -> int:
     month's Monthly Final pool, unless another final of the month already paid it out; 0 for any other
     event, and for a free league (no shares). The Top-50 shares stay in the season's pool: no final of
     R-FIN pays from it (the Shoot-out's prizes are fixed)."""
-    if event.event_type != MONTHLY_FINAL or event.league.kind != "cash":
+    if event.event_type != MONTHLY_FINAL or event.league.kind != LeagueKind.CASH:
         return 0
     month = qualifying_month(event.date, event.final_month)
     if _drawn_by_another(event, month):

@@ -2,10 +2,10 @@
 cancelling, missed blinds on arrival, and absentees removed at the final table."""
 from __future__ import annotations
 
-from league import night as rules
+from league import late_entry
 from league.members import ADULTS_ONLY
-from league.statuses import OPEN_EVENTS, PRE_REGISTERED, REQUESTED, EntryStatus, EventStatus
-from services import Refused, finals, nights
+from league.statuses import OPEN_EVENTS, PRE_REGISTERED, EntryStatus, EventStatus
+from services import Refused, cancelling, finals
 from services.clocks import clock_view
 from services.field import entry_of, live_game_elsewhere, stack_of, starting_stack
 from services.journal import Journal
@@ -25,7 +25,7 @@ def pre_register(event: Event, member: Member, journal: Journal, *, override_rea
     if entry_of(event, member) is not None:
         raise Refused(f"{member.name} is already in this game.")
     if event.status == EventStatus.CANCELLED:
-        raise Refused(nights.cancellation(event))
+        raise Refused(cancelling.cancellation(event))
     if event.status not in OPEN_EVENTS:
         raise Refused("This game is over.")
     finals.admit(event, member, journal, present_ticket=False, by_host=True,  # R-QUAL-3..5: qualifiers only
@@ -41,12 +41,12 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         return reason
     if event.status == EventStatus.CANCELLED:
-        return nights.cancellation(event)
+        return cancelling.cancellation(event)
     if event.status not in OPEN_EVENTS:
         return "This game is over."
     entry = entry_of(event, member)
     if entry is not None:
-        if entry.status == REQUESTED:
+        if entry.status == EntryStatus.REQUESTED:
             return "You have already asked to pre-register: the host confirms you once your buy-in is paid."
         if entry.status == EntryStatus.REGISTERED:
             return "You are already pre-registered for this game."
@@ -55,7 +55,7 @@ def self_pre_registration_problem(event: Event, member: Member) -> str | None:
         return "Play has started, so pre-registration is closed: just check in at the venue with the host's QR code."
     elsewhere = live_game_elsewhere(member, event)
     if elsewhere is not None and elsewhere.date == event.date:  # tonight's game doesn't stop next week's
-        return rules.one_game_at_a_time(elsewhere.venue.name)
+        return late_entry.one_game_at_a_time(elsewhere.venue.name)
     return None
 
 
@@ -73,7 +73,8 @@ def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: 
             raise Refused(ADULTS_ONLY)
         journal.touch(member).adult_confirmed_at = utcnow()
     finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
-    return _pre_registered(event, member, REQUESTED if event.buy_in > 0 else EntryStatus.REGISTERED, journal)
+    status = EntryStatus.REQUESTED if event.buy_in > 0 else EntryStatus.REGISTERED
+    return _pre_registered(event, member, status, journal)
 
 
 def own_pre_registration(event: Event, member: Member) -> Entry | None:
@@ -119,7 +120,7 @@ def remove_absentees(night: NightSnapshot, journal: Journal) -> int:
     waiting = {e.id: e for e in night.entries if e.status == EntryStatus.REGISTERED}
     if not waiting:
         return 0
-    absent = rules.absent_at_final_table(waiting, (), starting_stack(event),
+    absent = late_entry.absent_at_final_table(waiting, (), starting_stack(event),
                                          {entry_id: night.bonus_of(e) for entry_id, e in waiting.items()},
                                          {entry_id: stack_of(event, e) for entry_id, e in waiting.items()})  # R-FIN
     for entry_id in absent.players:
@@ -131,7 +132,7 @@ def remove_absentees(night: NightSnapshot, journal: Journal) -> int:
 
 def _pre_registered(event: Event, member: Member, status: EntryStatus, journal: Journal) -> Entry:
     """The new entry of a pre-registration (R-LATE-3): REGISTERED has its stack in play from the start
-    (its own by R-FIN in a final), REQUESTED waits for the host to confirm the buy-in."""
+    (its own by R-FIN in a final), EntryStatus.REQUESTED waits for the host to confirm the buy-in."""
     entry = Entry(event_id=event.id, member_id=member.id, status=status,
                   pre_registered=status == EntryStatus.REGISTERED)
     db.session.add(entry)

@@ -14,10 +14,9 @@ from league.events import EVENT_TYPES
 from league.members import name_key
 from league.points import Finish, award_points
 from league.results_file import EventResults, ResultsFileError
-from league.statuses import ON_THEIR_PHONE, EventStatus
+from league.statuses import ON_THEIR_PHONE, PARTICIPANT_STATUSES, EventStatus
 from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
 from services.settling import settle_tickets
-from services.standings import COUNTED
 from wiring.extensions import db
 
 
@@ -155,7 +154,7 @@ def preview_import(league: League, events: list[EventResults], *, replace: bool 
 def finishers(event: Event) -> list[Entry]:
     """R-PTS-5: the participants (played or disqualified) in finishing order; no-shows are not."""
     entries = db.session.scalars(db.select(Entry).options(selectinload(Entry.member)).where(
-        Entry.event_id == event.id, Entry.status.in_(COUNTED))).all()
+        Entry.event_id == event.id, Entry.status.in_(PARTICIPANT_STATUSES))).all()
     return sorted(entries, key=lambda e: (e.position is None, e.position or 0, e.member.name.casefold()))
 
 
@@ -164,15 +163,12 @@ def ticketed(event: Event) -> set[int]:
     return set(db.session.scalars(db.select(Ticket.member_id).where(Ticket.event_id == event.id)))
 
 
-LIVE_ENTRY_STATUSES = ON_THEIR_PHONE
-
-
 def member_live_entry(member: Member, since: dt.date) -> Entry | None:
     """The member's entry in a game not settled yet (dated `since` or later: a forgotten,
     never-settled night does not stay "tonight" for ever; a cancelled one is none), the latest first."""
     return db.session.scalar(db.select(Entry).join(Event).options(
         joinedload(Entry.event).joinedload(Event.venue)).where(
-        Entry.member_id == member.id, Entry.status.in_(LIVE_ENTRY_STATUSES),
+        Entry.member_id == member.id, Entry.status.in_(ON_THEIR_PHONE),
         Event.status.not_in((EventStatus.SETTLED, EventStatus.CANCELLED)), Event.date >= since)
         .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(1))
 
@@ -181,7 +177,7 @@ def member_results(member: Member, limit: int = 50) -> list[Entry]:
     """R-PTS-5: the member's settled games (played or disqualified), newest first."""
     return db.session.scalars(db.select(Entry).join(Event).options(
         joinedload(Entry.event).joinedload(Event.venue)).where(
-        Entry.member_id == member.id, Entry.status.in_(COUNTED), Event.status == EventStatus.SETTLED)
+        Entry.member_id == member.id, Entry.status.in_(PARTICIPANT_STATUSES), Event.status == EventStatus.SETTLED)
         .order_by(Event.date.desc(), Event.start_time.desc(), Event.id.desc()).limit(limit)).all()
 
 

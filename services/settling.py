@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from league import night as rules
+from league import payouts
 from league.events import EVENT_TYPES
 from league.finishing import Disqualification, Hand
-from league.points import PARTICIPANT_STATUSES, Finish, award_points
+from league.points import Finish, award_points
 from league.qualify import EventResult, monthly_tickets
-from league.statuses import FIELD, REQUESTED, DealStatus, EntryStatus, EventStatus
+from league.statuses import FIELD, PARTICIPANT_STATUSES, WAITING, DealStatus, EntryStatus, EventStatus, RulingKind
 from services import MAX_REASON_LENGTH, Refused, places, typed_text
 from services.journal import Journal
 from services.leagues import parse_month
@@ -42,7 +42,7 @@ def settle(event: Event, journal: Journal) -> None:
         raise Refused("This night was cancelled: there is nothing to settle.")
     if len(playing) > 1 or (dealt and playing):
         raise Refused(f"{len(playing)} players are still in: settle when one remains.")
-    if any(e.status in (EntryStatus.PENDING, REQUESTED) for e in entries):
+    if any(e.status in WAITING for e in entries):
         raise Refused("Confirm or turn away the arrivals and pre-registration requests still waiting first.")
     if not any(e.status in FIELD for e in entries):
         raise Refused("Nobody has played in this game yet: there is nothing to settle.")
@@ -76,7 +76,7 @@ def _award(night: NightSnapshot, journal: Journal) -> list[Ticket]:
     table = night.prizes
     counted = [e for e in entries if e.status in PARTICIPANT_STATUSES]
     shares = dealt_counts(event, entries)
-    prizes = (rules.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
+    prizes = (payouts.prizes_for({e.id: e.position for e in counted}, {e.id: e.status for e in counted}, table)
               if table else {})
     # A deal's players keep their shares.
     _write(entries, {e.id: (points.get(e.id, 0), e.prize if e.id in shares else prizes.get(e.id, 0))
@@ -166,8 +166,9 @@ def correct(event: Event, fixes: dict[int, Fix], reason: str, journal: Journal, 
         # Every position is placed afresh from the hands (a stored one would read as an older record's).
         entry.status, entry.bust_hand, entry.stack_at_bust, entry.position = fix.status, fix.hand, fix.stack, None
     _settle_again(night, journal)
-    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id, kind=CORRECTION_KIND,
-                          rule_id="R-MEM-2", reason=why, detail={"changes": changes}))
+    db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                          kind=RulingKind.RESULT_CORRECTION, rule_id="R-MEM-2", reason=why,
+                          detail={"changes": changes}))
     return changes
 
 
@@ -218,9 +219,6 @@ def _settle_again(night: NightSnapshot, journal: Journal) -> None:
     if lost:
         raise Refused(f"That correction would take away {lost[0]}'s Monthly Final ticket, already "
                       "presented at the final. Nothing was changed.")
-
-
-CORRECTION_KIND = "result_correction"
 
 
 def _said(fix: Fix) -> str:

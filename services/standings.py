@@ -1,17 +1,47 @@
-"""Standings and qualifiers from the database (R-STD-1/2, R-QUAL-1..5): monthly and season tables,
-ticket holders, the Top-10 Shoot-out and the High-roller Final. league/ ranks; this module reads.
+"""Standings and qualifiers from the database (R-STD-1/2, R-QUAL-1..5): monthly and season tables
+(points summed over point-awarding nights), ticket holders, the Top-10 Shoot-out and the High-roller
+Final. league/ ranks; this module reads.
 """
 from __future__ import annotations
 
+import datetime as dt
+
+from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 
+from league.events import EVENT_TYPES
 from league.finals import starting_stack
 from league.qualify import may_enter_final, shootout_qualifiers
-from league.standings import StandingRow
-from services.leagues import settle_order
-from services.models import Event, League, Ticket, Venue
-from services.tables import COUNTED, POINT_TYPES, month_standings, standings, year_standings  # noqa: F401 (the API)
+from league.standings import StandingRow, rank_table
+from league.statuses import PARTICIPANT_STATUSES, EventStatus
+from services.leagues import parse_month, parse_year, settle_order
+from services.models import Entry, Event, League, Member, Ticket, Venue
 from wiring.extensions import db
+
+POINT_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_points)
+
+
+def standings(league: League, first: dt.date, following: dt.date) -> list[StandingRow]:
+    """R-STD-1/2: the table for [first, following): points summed over point-awarding nights."""
+    rows = db.session.execute(
+        db.select(Member.id, Member.name, func.sum(Entry.points), func.count(Entry.id))
+        .join(Entry, Entry.member_id == Member.id)
+        .join(Event, Event.id == Entry.event_id)
+        .where(Event.league_id == league.id, Event.date >= first, Event.date < following,
+               Event.event_type.in_(POINT_TYPES), Event.status == EventStatus.SETTLED,
+               Entry.status.in_(PARTICIPANT_STATUSES))
+        .group_by(Member.id, Member.name)).all()
+    return rank_table((member_id, name, int(points or 0), events) for member_id, name, points, events in rows)
+
+
+def month_standings(league: League, month: str) -> list[StandingRow]:
+    """R-STD-1: the monthly table."""
+    return standings(league, *parse_month(month))
+
+
+def year_standings(league: League, year: str | int) -> list[StandingRow]:
+    """R-STD-2: the season table (the whole table; pages show the Top 50 with ties)."""
+    return standings(league, *parse_year(year))
 
 
 def ticket_holders(league: League, month: str) -> list[Ticket]:

@@ -8,7 +8,7 @@ from flask_login import current_user
 from blueprints import host_action, is_htmx, page_or_fragment
 from blueprints.forms import blank_or_whole_number
 from blueprints.host.base import bp, my_event
-from league.statuses import EntryStatus, EventStatus
+from league.statuses import EntryStatus, EventStatus, RulingKind
 from services import Refused, journal, places, results, settling
 from services.models import Entry, Event, Ruling
 from services.night_snapshot import read_night
@@ -31,7 +31,7 @@ def _rows(event: Event) -> tuple[list[tuple[Entry, settling.Fix]], set[int]]:
 def _page(event: Event, status: int = 200, error: str | None = None, message: str | None = None):
     rows, dealt = _rows(event)
     corrections = list(db.session.scalars(db.select(Ruling).where(
-        Ruling.event_id == event.id, Ruling.kind == settling.CORRECTION_KIND).order_by(Ruling.id.desc())))
+        Ruling.event_id == event.id, Ruling.kind == RulingKind.RESULT_CORRECTION).order_by(Ruling.id.desc())))
     return page_or_fragment("host/correct.html", "host/_correct.html", status, event=event, rows=rows, dealt=dealt,
                             statuses=STATUS_WORDS, ticketed=results.ticketed(event), corrections=corrections,
                             last=journal.last_action(event), error=error, message=message,

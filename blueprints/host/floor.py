@@ -13,10 +13,9 @@ from blueprints.filters import ordinal
 from blueprints.forms import blank_or_whole_number, read_whole_number, row_id, whole_number
 from blueprints.host.base import bp, my_event
 from blueprints.host.roster import Form, roster_action
-from league import penalties as rules
+from league.penalties import LABELS, MAX_PENALTY_HANDS, MAX_ROUNDS, away_minutes, describe
 from league.statuses import EntryStatus, PenaltyKind
-from services import Refused, journal, reentries
-from services import penalties as floor
+from services import Refused, journal, penalties, reentries
 from services.models import Entry, Event, utcnow
 from services.night_snapshot import NightSnapshot
 from wiring.extensions import db
@@ -40,15 +39,14 @@ def _panel(event: Event, entry: Entry, *, error: str | None = None, message: str
     """R-PEN-1..3: the player's floor panel: their status, any penalty in force with End early and
     Extend, their earlier infractions tonight and this month, and the form for a new one."""
     now = utcnow()
-    running = floor.in_force(entry, now) if entry.status == EntryStatus.PLAYING else None
-    size = floor.table_size(event, entry) if entry.status == EntryStatus.PLAYING else 0
-    per_hour = floor.hands_per_hour(event)
+    running = penalties.in_force(entry, now) if entry.status == EntryStatus.PLAYING else None
+    size = penalties.table_size(event, entry) if entry.status == EntryStatus.PLAYING else 0
+    per_hour = penalties.hands_per_hour(event)
     return page_or_fragment(
         "host/floor.html", "host/_floor.html", status, event=event, entry=entry, running=running,
-        back_at=_local(event, running.until) if running else "", history=floor.history(event, entry.member_id),
-        table_size=size, round_minutes=rules.away_minutes(size, per_hour), per_hour=per_hour,
-        max_rounds=rules.MAX_ROUNDS,
-        max_hands=rules.MAX_PENALTY_HANDS, local=lambda at: _local(event, at), labels=rules.LABELS,
+        back_at=_local(event, running.until) if running else "", history=penalties.history(event, entry.member_id),
+        table_size=size, round_minutes=away_minutes(size, per_hour), per_hour=per_hour, max_rounds=MAX_ROUNDS,
+        max_hands=MAX_PENALTY_HANDS, local=lambda at: _local(event, at), labels=LABELS,
         error=error, message=message, tapped=tapped, form=request.form if error else {})
 
 
@@ -65,16 +63,16 @@ def _give(event: Event, entry: Entry, kind: str, form: Form, log: journal.Journa
     hands = rounds = chips = None
     if kind == PenaltyKind.MISSED_HANDS:
         hands = whole_number(form.get("hands"), f"Give the hands to miss as a whole number from 1 to "
-                             f"{rules.MAX_PENALTY_HANDS}.", low=1, high=rules.MAX_PENALTY_HANDS)
+                             f"{MAX_PENALTY_HANDS}.", low=1, high=MAX_PENALTY_HANDS)
     elif kind == PenaltyKind.MISSED_ROUNDS:
-        rounds = whole_number(form.get("rounds"), f"Give the rounds to miss, 1 to {rules.MAX_ROUNDS}.", low=1,
-                              high=rules.MAX_ROUNDS)
+        rounds = whole_number(form.get("rounds"), f"Give the rounds to miss, 1 to {MAX_ROUNDS}.", low=1,
+                              high=MAX_ROUNDS)
     elif kind == PenaltyKind.DISQUALIFICATION:
         chips = blank_or_whole_number(form.get("chips"),
                                       "Give the chips they had as a whole number, or leave it blank.")
-    penalty = floor.give(event, entry, kind, log, current_user.id, reason=form.get("reason", ""), hands=hands,
-                         rounds=rounds, chips=chips)
-    said = f"{entry.member.name}: {rules.describe(penalty.kind, penalty.hands, penalty.rounds).lower()}"
+    penalty = penalties.give(event, entry, kind, log, current_user.id, reason=form.get("reason", ""), hands=hands,
+                             rounds=rounds, chips=chips)
+    said = f"{entry.member.name}: {describe(penalty.kind, penalty.hands, penalty.rounds).lower()}"
     if kind == PenaltyKind.WARNING:
         said = f"{entry.member.name}: verbal warning"
     if penalty.until:
@@ -84,18 +82,18 @@ def _give(event: Event, entry: Entry, kind: str, form: Form, log: journal.Journa
 
 def _end(event: Event, entry: Entry, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PEN-2: the host ends a penalty early."""
-    penalty = floor.penalty_of(event, row_id(arg))
-    floor.end_early(event, penalty, log, current_user.id)
+    penalty = penalties.penalty_of(event, row_id(arg))
+    penalties.end_early(event, penalty, log, current_user.id)
     return f"{entry.member.name} is back at the table"
 
 
 def _extend(event: Event, entry: Entry, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PEN-2: the host extends a penalty by a number of hands."""
-    penalty = floor.penalty_of(event, row_id(arg))
-    more = read_whole_number(form.get("more_hands"), low=1, high=rules.MAX_PENALTY_HANDS)
+    penalty = penalties.penalty_of(event, row_id(arg))
+    more = read_whole_number(form.get("more_hands"), low=1, high=MAX_PENALTY_HANDS)
     if more is None:
-        raise Refused(f"Give the hands to add as a whole number from 1 to {rules.MAX_PENALTY_HANDS}.")
-    floor.extend(event, penalty, more, log, current_user.id)
+        raise Refused(f"Give the hands to add as a whole number from 1 to {MAX_PENALTY_HANDS}.")
+    penalties.extend(event, penalty, more, log, current_user.id)
     return f"{entry.member.name}: penalty extended, back about {_local(event, penalty.until)}"
 
 

@@ -12,7 +12,7 @@ from league.events import change_problem
 from league.finals import month_label
 from league.statuses import EventStatus
 from league.text import as_sentence
-from services import Refused, finals, journal, leagues, nights
+from services import Refused, cancelling, finals, journal, leagues
 from services.models import Event
 from wiring.extensions import db
 
@@ -68,7 +68,7 @@ def _edit_form(event: Event, formdata: bool) -> NightForm:
 
 
 def _edit_page(event: Event, form: NightForm, status: int = 200, problem: str | None = None):
-    cancelled = nights.cancellation(event) if event.status == EventStatus.CANCELLED else None
+    cancelled = cancelling.cancellation(event) if event.status == EventStatus.CANCELLED else None
     last = journal.last_action(event) if cancelled else None
     now = month_label(finals.final_month(event)) if finals.is_final(event) else None
     return render_template("host/edit_night.html", event=event, form=form, problem=problem, cancelled=cancelled,
@@ -103,7 +103,7 @@ def cancel_night(event_id: int):
     event = my_event(event_id)
     try:
         with host_action(event, "cancel", "Night cancelled") as log:
-            nights.cancel(event, request.form.get("reason", ""), log, current_user.id)
+            cancelling.cancel(event, request.form.get("reason", ""), log, current_user.id)
     except Refused as refused:
         problem = change_problem(event.status, event.clock_started)
         return _edit_page(event, _edit_form(event, False), 409 if problem else 422, str(refused))

@@ -13,10 +13,10 @@ from blueprints import host_action, page_or_fragment
 from blueprints.filters import ordinal
 from blueprints.forms import blank_or_whole_number, row_id, whole_number
 from blueprints.host.base import bp, my_event
-from league import night as rules
-from league.chips import BONUS_LABELS
+from league.chips import BONUS_LABELS, WINDOWED_BONUSES
+from league.deals import MAX_DEAL_PLAYERS
 from league.members import name_key
-from league.statuses import EventStatus
+from league.statuses import DealStatus, EntryStatus, EventStatus
 from live import qr
 from services import (
     Overridable,
@@ -130,11 +130,11 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
     kinds = bonuses.kinds_now(event) if event.status != EventStatus.SETTLED else []
     ticked = set(request.form.getlist("out")) if error and tapped == "bust_hand" else set()
     dq_entry = next((e for e in entries if str(e.id) == request.form.get("dq_entry")), None) if error else None
-    missed = {e.id: blinds for e in roster.get("playing", []) if (blinds := night.missed_blinds(e))}
+    missed = {e.id: blinds for e in roster.get(EntryStatus.PLAYING, []) if (blinds := night.missed_blinds(e))}
     return page_or_fragment("host/players.html", "host/_players.html", event=event, roster=roster,
-                            groups=_seat_groups(roster.get("playing", [])), claimed=night.claimed,
+                            groups=_seat_groups(roster.get(EntryStatus.PLAYING, [])), claimed=night.claimed,
                             kinds=kinds, bonus_now=_bonus_now(kinds, tapped), short_labels=SHORT_LABELS,
-                            for_everyone=rules.WINDOWED_BONUSES, ticked=ticked, missed=missed,
+                            for_everyone=WINDOWED_BONUSES, ticked=ticked, missed=missed,
                             dq_name=dq_entry.member.name if dq_entry else "",
                             players_left=night.players_left, last=night.last_action,
                             provisional=night.provisional,
@@ -142,8 +142,8 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
                             plan=seats.table_plan(night), chips_in_play=chips_in_play, average=average,
                             prizes=prizes, shares_in=pool_shares.shares_drawn(event) if not prizes else 0,
                             ticketed=results.ticketed(event) if event.status == EventStatus.SETTLED else set(),
-                            ballot=deals.ballot(night) if event.deal_status == "open" else (0, 0),
-                            max_deal=rules.MAX_DEAL_PLAYERS,
+                            ballot=deals.ballot(night) if event.deal_status == DealStatus.OPEN else (0, 0),
+                            max_deal=MAX_DEAL_PLAYERS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
                             reentry_rule=event.reentry,  # R-ENTRY-1: once, not once per player
                             error=error, message=message, status=status, tapped=tapped, override=override)

@@ -7,6 +7,7 @@ from wtforms import SelectChoice
 from blueprints import page_or_fragment
 from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults, row_id
 from blueprints.organiser.base import bp, my_league
+from league.statuses import Role
 from services import Refused, leagues
 from services.models import Event, League, User, Venue
 from wiring.extensions import db
@@ -116,7 +117,7 @@ def add_host(slug: str):
         if db.session.scalar(db.select(User.id).where(User.username == form.username.data)):
             form.username.errors.append("That username is taken.")
         else:
-            host = User(username=form.username.data, display_name=form.display_name.data.strip(), role="host",
+            host = User(username=form.username.data, display_name=form.display_name.data.strip(), role=Role.HOST,
                         league_id=league.id)
             host.set_password(form.password.data)
             db.session.add(host)

@@ -11,6 +11,7 @@ from blueprints import page_or_fragment, runs
 from blueprints.forms import row_id
 from blueprints.play.base import bp, phone_entry, private
 from blueprints.play.member_cookie import current_member, remember
+from league.statuses import EventStatus
 from live import qr
 from services import cards, field, leagues, results, standings
 from services.models import Event, League, Member
@@ -157,7 +158,7 @@ def member_card(card_code: str):
     league = db.session.get(League, member.league_id)
     today = league.today()
     games = [(event, field.entry_of(event, member)) for event in leagues.nights_from(league, today)
-             if (event.status == "running" or event.date == today) and runs(event)]
+             if (event.status == EventStatus.RUNNING or event.date == today) and runs(event)]
     return private(render_template("play/card.html", member=member, host_view=True, games=games, own=False))
 
 

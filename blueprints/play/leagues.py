@@ -52,7 +52,7 @@ def league_home(slug: str):
         "play/league.html", league=league, month=month, year=month[:4], month_label=first.strftime("%B %Y"),
         rows=top_with_ties(table, HOME_TABLE_SIZE), total=len(table), q="", table_id=TABLE_ID,
         me_row=_my_row(league, table),
-        live=[e for e in leagues.nights_from(league, today) if e.status == "running"],
+        live=[e for e in leagues.nights_from(league, today) if e.status == EventStatus.RUNNING],
         recent=leagues.settled_nights(league, limit=RECENT_NIGHTS))
 
 
@@ -109,7 +109,7 @@ def event_results(event_id: int):
     """R-PTS-1..8, R-QUAL-1/2: a settled night's finishing order, points and the Monthly Final
     tickets it gave; a night not settled yet has no results page (404)."""
     event = event_or_404(event_id)
-    if event.status != "settled":
+    if event.status != EventStatus.SETTLED:
         abort(404, description="this night's results are not settled yet")
     finishers = results.finishers(event)
     return render_template("play/results.html", event=event, league=event.league, month=event.month,

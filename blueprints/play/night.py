@@ -14,7 +14,7 @@ from league import statuses
 from live import qr
 from live.announce import announce
 from live.payload import clock_payload
-from services import Refused, checkin, deals, field, journal, members, nights, places
+from services import Refused, cancelling, checkin, deals, field, journal, members, places
 from services import prereg as preregistration
 from services.models import Event
 from services.night_snapshot import read_night
@@ -64,8 +64,8 @@ def screen(event_id: int):
 
 def _check_in_event(code: str):
     event = checkin.event_for_check_in(code)
-    if event is None and (cancelled := nights.cancelled_by_code(code)) is not None:
-        abort(410, description=nights.cancellation(cancelled))
+    if event is None and (cancelled := cancelling.cancelled_by_code(code)) is not None:
+        abort(410, description=cancelling.cancellation(cancelled))
     if event is None:
         abort(404, description="This check-in link has ended or is wrong: ask the host for tonight's QR code.")
     return event
@@ -124,7 +124,8 @@ def deal(event_id: int):
         if (error := cast_vote(event, lambda: entry)) is None:
             return redirect(url_for("play.deal", event_id=event.id), 303)
     night = read_night(event)
-    offer = deals.deal_offer(night) if event.deal_status in ("open", "agreed") and event.deal_method else None
+    on_ballot = event.deal_status in (statuses.DealStatus.OPEN, statuses.DealStatus.AGREED)
+    offer = deals.deal_offer(night) if on_ballot and event.deal_method else None
     if not (players := night.deal_players):  # agreed: the players the deal placed
         entrants = night.entrants
         players = [e for e in entrants if e.id in places.dealt(event, entrants)]
@@ -195,7 +196,7 @@ def _prereg_write(event_id: int, cancel: bool):
             log = journal.Journal(event, None, "self_prereg", f"{name} pre-registered on their phone")
             entry = preregistration.self_pre_register(event, phone, log, adult=request.form.get("adult") == "yes")
             message = "Done: you're in."
-            if entry.status == statuses.REQUESTED:
+            if entry.status == statuses.EntryStatus.REQUESTED:
                 log.action.summary = f"{name} asked on their phone to pre-register (${event.buy_in} buy-in to confirm)"
                 message = "Sent to the host."
         log.record()

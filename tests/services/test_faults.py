@@ -357,7 +357,7 @@ class Database:
     def __init__(self, url: str) -> None:
         from sqlalchemy import create_engine
 
-        from wiring.settings import database_url
+        from wiring.config import database_url
         self.engine = create_engine(database_url(url))
 
     def rows(self, sql: str, **params) -> list[tuple]:

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from league.chips import BONUS_KINDS, DEFAULT_BONUS_VALUES
+from league.chips import BONUS_KINDS, DEFAULT_BONUS_VALUES, decide_bonus
 from league.events import EVENT_TYPES
 from league.finals import (
     FINALS,
@@ -16,7 +16,6 @@ from league.finals import (
     registered_early,
     starting_stack,
 )
-from league.night import decide_bonus
 from league.points import Finish, award_points
 
 ALL_BUT_MEMBERSHIP = frozenset(BONUS_KINDS) - {"membership"}

@@ -13,10 +13,12 @@ from league.finishing import (
     Finishing,
     Hand,
     ReEntry,
+    bust_positions,
+    dq_position,
     finishing_positions,
     positions_provisional,
 )
-from league.night import absent_at_final_table, bust_positions, dq_position
+from league.late_entry import absent_at_final_table
 from league.points import Finish, award_points, check_finishing_order, rank_by_chips
 
 PROPERTIES = settings(max_examples=200, deadline=None)

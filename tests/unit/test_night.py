@@ -7,31 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.chips import DEFAULT_BONUS_VALUES
+from league.chips import DEFAULT_BONUS_VALUES, WINDOW_REFUSAL, BonusDecision, chip_count, decide_bonus, override_bonus
 from league.clock import ClockState, start, view
-from league.night import (
+from league.deals import MAX_DEAL_PLAYERS, DealOffer, ballot_result, deal_offers, deal_positions
+from league.finishing import bust_positions, check_bust, dq_position
+from league.late_entry import (
     ENTRY_CLOSED,
-    MAX_DEAL_PLAYERS,
-    WINDOW_REFUSAL,
     Absentees,
-    BonusDecision,
-    DealOffer,
     EntryDecision,
     absent_at_final_table,
-    ballot_result,
-    bust_positions,
-    check_bust,
-    chip_count,
-    deal_offers,
-    deal_positions,
-    decide_bonus,
-    dq_position,
     entry_decision,
     missed_blinds_proposal,
-    override_bonus,
-    prize_table,
-    prizes_for,
 )
+from league.payouts import prize_table, prizes_for
 from league.points import Finish, award_points, check_finishing_order
 from league.structures import Break, Level
 

@@ -5,7 +5,6 @@ import pytest
 from league.points import (
     BASE_POINTS,
     OTHER_POINTS,
-    STATUSES,
     Finish,
     award_points,
     check_finishing_order,
@@ -13,6 +12,7 @@ from league.points import (
     position_points,
     rank_by_chips,
 )
+from league.statuses import RESULT_STATUSES
 
 RULE_SHEET_TABLE = [750, 550, 400, 300, 275, 250, 225, 200, 175, 150]
 
@@ -32,7 +32,7 @@ def straight(n):
 def test_r_pts_1_constants_match_the_rule_sheet():
     assert list(BASE_POINTS) == RULE_SHEET_TABLE
     assert OTHER_POINTS == 75
-    assert STATUSES == ("played", "dq", "no_show")
+    assert RESULT_STATUSES == ("played", "dq", "no_show")
 
 
 def test_r_pts_1_ten_players_get_the_full_table():

@@ -137,7 +137,7 @@ def test_only_outages_count_as_a_service_down():
 
 
 def test_postgresql_gets_pre_ping_and_a_connect_timeout(tmp_path):
-    from wiring.settings import server_engine_options
+    from wiring.config import server_engine_options
     options = server_engine_options({"SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://u@h/db", "SERVICE_TIMEOUT_S": 2})
     assert options == {"pool_pre_ping": True, "connect_args": {"connect_timeout": 2}}
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from live.payload import clock_payload
-from services import field, tables
+from services import field, standings
 from services.models import Action, Entry, Event
 from services.night_snapshot import read_night
 from services.pack import month_pack
@@ -94,7 +94,7 @@ def test_r_entry_2_one_finishing_position_from_the_last_entry_and_one_night_play
     assert final["Eve"].buy_ins == 2 and final["Ann"].prize == 100 + 6 * 20
     settled = html(client.get(f"/host/events/{night.id}/players"))
     assert "Re-enter</button>" not in settled  # R-ENTRY-1: a settled night takes no re-entry
-    table = tables.month_standings(night.league, night.date.strftime("%Y-%m"))  # R-STD-1
+    table = standings.month_standings(night.league, night.date.strftime("%Y-%m"))  # R-STD-1
     assert next(r for r in table if r.player == "Eve").events == 1
 
 

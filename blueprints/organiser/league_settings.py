@@ -7,7 +7,7 @@ from flask_login import current_user
 
 from blueprints import page_or_fragment
 from blueprints.organiser.base import bp, my_league
-from league import settings as rules
+from league.settings import BY_KEY, GROUP_LABELS, GROUPS, Kind, format_value, parse, settings_of, thpa_defaults
 from services import Refused, league_settings
 from services.league_settings import SettingsRefused
 from services.models import League
@@ -17,15 +17,15 @@ from wiring.extensions import db
 def _page(league: League, status: int = 200, *, typed: dict | None = None, problems: dict | None = None,
           open_group: str | None = None, saved: str | None = None, refusal: str | None = None):
     values = league_settings.effective(league)
-    shown = {key: rules.format_value(rules.BY_KEY[key], value) for key, value in values.items()}
+    shown = {key: format_value(BY_KEY[key], value) for key, value in values.items()}
     shown.update(typed or {})
-    defaults = rules.thpa_defaults(league.kind)
-    groups = [(group, rules.GROUP_LABELS[group], rules.settings_of(group, league.kind)) for group in rules.GROUPS]
+    defaults = thpa_defaults(league.kind)
+    groups = [(group, GROUP_LABELS[group], settings_of(group, league.kind)) for group in GROUPS]
     return page_or_fragment(
         "organiser/settings.html", "organiser/_settings.html", status, league=league, groups=groups,
-        shown=shown, values=values, defaults={k: rules.format_value(rules.BY_KEY[k], v) for k, v in defaults.items()},
-        problems=problems or {}, open_group=open_group, saved=saved, refusal=refusal, Kind=rules.Kind,
-        changes=league_settings.recent_changes(league), labels=rules.BY_KEY)
+        shown=shown, values=values, defaults={k: format_value(BY_KEY[k], v) for k, v in defaults.items()},
+        problems=problems or {}, open_group=open_group, saved=saved, refusal=refusal, Kind=Kind,
+        changes=league_settings.recent_changes(league), labels=BY_KEY)
 
 
 @bp.route("/<slug>/settings")
@@ -35,7 +35,7 @@ def settings(slug: str):
 
 
 def _group_or_404(group: str) -> str:
-    if group not in rules.GROUPS:
+    if group not in GROUPS:
         abort(404)
     return group
 
@@ -47,10 +47,10 @@ def save_settings(slug: str, group: str):
     league = my_league(slug)
     _group_or_404(group)
     typed, new, problems = {}, {}, {}
-    for setting in rules.settings_of(group, league.kind):
+    for setting in settings_of(group, league.kind):
         text = request.form.get(setting.key, "")[:2000]
-        typed[setting.key] = text if setting.kind != rules.Kind.YES_NO else ("yes" if text else "no")
-        value, problem = rules.parse(setting, text)
+        typed[setting.key] = text if setting.kind != Kind.YES_NO else ("yes" if text else "no")
+        value, problem = parse(setting, text)
         if problem:
             problems[setting.key] = problem
         else:
@@ -64,7 +64,7 @@ def save_settings(slug: str, group: str):
         return _page(league, 409 if refused.conflict else 422, typed=typed, problems=refused.problems,
                      open_group=group, refusal=str(refused))
     db.session.commit()
-    return _page(league, open_group=group, saved=_saved(records, rules.GROUP_LABELS[group]))
+    return _page(league, open_group=group, saved=_saved(records, GROUP_LABELS[group]))
 
 
 @bp.route("/<slug>/settings/<group>/reset", methods=["POST"])
@@ -78,7 +78,7 @@ def reset_settings(slug: str, group: str):
         db.session.rollback()
         return _page(league, 409, problems=getattr(refused, "problems", {}), open_group=group, refusal=str(refused))
     db.session.commit()
-    back = f"{rules.GROUP_LABELS[group]} back to THPA's defaults"
+    back = f"{GROUP_LABELS[group]} back to THPA's defaults"
     return _page(league, open_group=group, saved=_saved(records, back))
 
 
