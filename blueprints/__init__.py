@@ -112,9 +112,10 @@ def cast_vote(event: Event, voter: Callable[[], Entry | None]) -> str | None:
 
 
 class HostAction(journal.Journal):
-    """A host action's journal, and once committed `night`: the night as the action left it, read once
-    for the host's answer and every phone's message."""
-    night: NightSnapshot | None = None
+    """A host action's journal, and `night`: the night under the action's lock (read as the action
+    asks), then once committed the night as the action left it, for the host's answer and every
+    phone's message."""
+    night: NightSnapshot
 
 
 @contextmanager
@@ -132,6 +133,7 @@ def host_action(event: Event, kind: str, summary: str = "", *, record: bool = Tr
     # Made before the lock: its commit leaves the login and the event to load again on first read.
     log = HostAction(event, current_user.id, kind, summary)
     lock_event(event)
+    log.night = read_night(event)
     try:
         yield log
         if record:
@@ -141,7 +143,7 @@ def host_action(event: Event, kind: str, summary: str = "", *, record: bool = Tr
     except Exception:
         db.session.rollback()
         raise
-    # The night as the action left it, read once for every screen: the phones' message here, and
-    # the host's answer (`log.night`).
-    log.night = read_night(event)
+    # The night as the action left it, for every screen: the phones' message here, and the host's
+    # answer (`log.night`).
+    log.night = log.night.again()
     announce(event, night=log.night)

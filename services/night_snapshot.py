@@ -6,8 +6,9 @@ a NightSnapshot, as the organiser's month reads its MonthPack (services/pack.py)
 change the night (bust-outs, seats, arrivals, settling) decide on one and change its entries in
 place, so the figures it gives after the change are the night as the action leaves it.
 
-What is read, and when: the entries (members joined) once, in `read_night`; the bonus claims and the
-journal only when something asks for them. The figures are worked out on each ask, never kept: an
+What is read, and when: the entries (members joined), the bonus claims and the journal each once, when
+something first asks for them; after a committed change, `again` keeps the entries it has when the
+night still holds the same ones. The figures are worked out on each ask, never kept: an
 action changes the entries under them.
 """
 from __future__ import annotations
@@ -46,9 +47,29 @@ class NightSnapshot:
     """One night as read once: `event`, its `entries` (every one, in id order, members loaded), and on
     first ask its bonus `claims` and its journal (`actions`, newest first)."""
 
-    def __init__(self, event: Event, entries: list[Entry]) -> None:
+    def __init__(self, event: Event, entries: list[Entry] | None = None) -> None:
         self.event = event
-        self.entries = entries
+        if entries is not None:
+            self.__dict__["entries"] = entries
+
+    @cached_property
+    def entries(self) -> list[Entry]:
+        """Every entry of the night, in id order, with its member (one read, on first ask)."""
+        return list(db.session.scalars(db.select(Entry).options(joinedload(Entry.member, innerjoin=True))
+                                       .where(Entry.event_id == self.event.id).order_by(Entry.id)))
+
+    def again(self) -> NightSnapshot:
+        """The night after a committed change (blueprints.host_action): the entries this snapshot
+        holds, changed in place by the action, when the night still has exactly those (one read of
+        their ids instead of every row and member again); else read afresh. Claims and journal are
+        read again either way."""
+        if "entries" not in self.__dict__:
+            return NightSnapshot(self.event)
+        held = self.entries
+        ids = db.session.scalars(db.select(Entry.id).where(Entry.event_id == self.event.id).order_by(Entry.id)).all()
+        if ids == [e.id for e in held] and all(inspect(e).persistent for e in held):
+            return NightSnapshot(self.event, held)
+        return NightSnapshot(self.event)
 
     # --- the entries -------------------------------------------------------------------------------
 
@@ -226,12 +247,10 @@ class NightSnapshot:
 
 
 def read_night(event: Event) -> NightSnapshot:
-    """R-PTS-5, R-CHIP-3, R-SEAT: the night's entries with their members, in one read (and the event
-    with its league in one more, when a commit or a version's move left the event to load again)."""
+    """R-PTS-5, R-CHIP-3, R-SEAT: the night, its parts read when first asked for (the event with its
+    league in one read now, when a commit or a version's move left the event to load again)."""
     state = inspect(event)
     if state.expired_attributes:
         db.session.scalar(db.select(Event).options(joinedload(Event.league)).where(Event.id == state.identity[0])
                           .execution_options(populate_existing=True))
-    entries = list(db.session.scalars(db.select(Entry).options(joinedload(Entry.member, innerjoin=True))
-                                      .where(Entry.event_id == event.id).order_by(Entry.id)))
-    return NightSnapshot(event, entries)
+    return NightSnapshot(event)

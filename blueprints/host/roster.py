@@ -417,7 +417,7 @@ def player_action(event_id: int):
         return _players(read_night(event), error="That button did nothing: reload the page.", status=422)
     try:
         with host_action(event, op, record=action.record) as log:
-            message = log.action.summary = action.run(read_night(event), arg, request.form, log)
+            message = log.action.summary = action.run(log.night, arg, request.form, log)
     except Overridable as refused:
         return _players(read_night(event), error=str(refused), status=422, tapped=tapped,
                         override=_override(op, request.form))
