@@ -32,6 +32,9 @@ from wiring.extensions import db
 # players not here yet, requests waiting for their buy-in, and phone check-ins not yet confirmed.
 AWAITED = (EntryStatus.REGISTERED, EntryStatus.REQUESTED, EntryStatus.PENDING)
 
+# How many of the night's last actions the host's journal shows (the newest first).
+RECENT = 10
+
 # The journal's kind for R-SEAT-4's redraw (the roster's "Draw the final table").
 FINAL_TABLE_ACTION = "final"
 
@@ -186,8 +189,6 @@ class NightSnapshot:
     def final_table_drawn(self) -> bool:
         """R-SEAT-4: the final table has been drawn (and not undone). Not "everyone at one table": a
         night small enough for one table was drawn there and never "moves to the final table"."""
-        if "actions" in self.__dict__:
-            return any(a.kind == FINAL_TABLE_ACTION and a.undone_at is None for a in self.actions)
         drawn = db.select(Action.id).where(Action.event_id == self.event.id, Action.kind == FINAL_TABLE_ACTION,
                                            Action.undone_at.is_(None)).limit(1)
         return db.session.scalar(drawn) is not None
@@ -230,20 +231,23 @@ class NightSnapshot:
     # --- the journal -------------------------------------------------------------------------------------
 
     @cached_property
-    def actions(self) -> list[Action]:
-        """The night's actions, newest first, those taken back included (`undone_at`). Their
-        `changes` (every row a settle or a seat draw noted) load only when read, as undo does."""
+    def recent(self) -> list[Action]:
+        """The night's last RECENT actions, newest first, those taken back included (`undone_at`).
+        Their `changes` (every row a settle or a seat draw noted) load only when read, as undo does;
+        a night's hundreds of older actions are not read at all."""
         return list(db.session.scalars(db.select(Action).options(defer(Action.changes))
-                                       .where(Action.event_id == self.event.id).order_by(Action.id.desc())))
+                                       .where(Action.event_id == self.event.id).order_by(Action.id.desc())
+                                       .limit(RECENT)))
 
-    @property
+    @cached_property
     def last_action(self) -> Action | None:
-        """The newest action of the night not yet taken back: what Undo takes back."""
-        return next((a for a in self.actions if a.undone_at is None), None)
-
-    def recent(self, limit: int = 10) -> list[Action]:
-        """The night's last `limit` actions, newest first, those taken back included."""
-        return self.actions[:limit]
+        """The newest action of the night not yet taken back: what Undo takes back (read apart only
+        when every recent one was taken back)."""
+        found = next((a for a in self.recent if a.undone_at is None), None)
+        if found is not None or len(self.recent) < RECENT:
+            return found
+        return db.session.scalar(db.select(Action).options(defer(Action.changes)).where(
+            Action.event_id == self.event.id, Action.undone_at.is_(None)).order_by(Action.id.desc()).limit(1))
 
 
 def read_night(event: Event) -> NightSnapshot:

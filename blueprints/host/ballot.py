@@ -7,13 +7,13 @@ from flask import redirect, render_template, request, url_for
 from blueprints import cast_vote
 from blueprints.host.base import bp, my_event
 from services import deals
-from services.models import Entry, Event
-from services.night_snapshot import read_night
+from services.models import Entry
+from services.night_snapshot import NightSnapshot, read_night
 
 
-def _voter(event: Event, entry_id: int) -> Entry | None:
+def _voter(night: NightSnapshot, entry_id: int) -> Entry | None:
     """The remaining player the host hands the phone to (None: not one of the deal's players)."""
-    return next((e for e in read_night(event).deal_players if e.id == entry_id), None)
+    return next((e for e in night.deal_players if e.id == entry_id), None)
 
 
 @bp.route("/events/<int:event_id>/ballot/<int:entry_id>", methods=["GET", "POST"])
@@ -23,15 +23,14 @@ def hand_the_phone(event_id: int, entry_id: int):
     player to hand the phone back; an agreed deal is journalled as on a player's own phone, so the
     host can undo it; an open or void ballot never is."""
     event = my_event(event_id)
-    entry = _voter(event, entry_id)
     error = None
     if request.method == "POST":
-        error = cast_vote(event, lambda: _voter(event, entry_id))
+        error = cast_vote(event, lambda: _voter(read_night(event), entry_id))  # read under the night's lock
         if error is None:
             return redirect(url_for("host.hand_the_phone", event_id=event.id, entry_id=entry_id, cast=1), 303)
-        entry = _voter(event, entry_id)
     cast = request.args.get("cast") == "1"
     night = read_night(event)
+    entry = _voter(night, entry_id)
     offer = deals.deal_offer(night) if entry is not None and event.deal_method else None
     return render_template("host/ballot.html", event=event, entry=entry, offer=offer, players=night.deal_players,
                            cast=cast, error=error), 422 if error else 200

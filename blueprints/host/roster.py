@@ -124,7 +124,7 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
     chips_in_play, average = night.chip_count()
     zone = event.league.zone()
     recent = [(action, action.at.replace(tzinfo=dt.UTC).astimezone(zone).strftime("%H:%M"))
-              for action in night.recent()]
+              for action in night.recent]
     roster = _roster(entries)
     prizes = night.prizes
     kinds = bonuses.kinds_now(event) if event.status != EventStatus.SETTLED else []
