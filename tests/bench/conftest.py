@@ -5,14 +5,35 @@ Scale: SHUFFLEUP_BENCH_SCALE=full (set by `make bench`) builds ~200,000 results;
 `make test`, where pytest.ini's --benchmark-disable runs each benchmark once as a test) a small league
 builds in about a second. Either way the tests check their answers.
 """
+import asyncio
 import shutil
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tests.bench import history
 from tests.conftest import make_app
 from wiring.extensions import db
+
+
+@pytest.fixture(autouse=True)
+def asyncio_run_beside_the_browsers_loop(monkeypatch):
+    """The load clients start with asyncio.run, which refuses to run beside a running event loop; under
+    pytest-xdist a worker may have run browser tests first, and Playwright's sync API keeps its loop
+    running in the worker's main thread for the rest of the session. There the clients' asyncio.run
+    runs in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    own = asyncio.run
+
+    def run(coroutine, **options):
+        with ThreadPoolExecutor(1) as thread:
+            return thread.submit(own, coroutine, **options).result()
+
+    monkeypatch.setattr(asyncio, "run", run)
 
 
 @pytest.fixture(scope="session")
