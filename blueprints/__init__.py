@@ -119,19 +119,12 @@ class HostAction(journal.Journal):
 
 
 @contextmanager
-def host_action(event: Event, kind: str, summary: str = "", *, record: bool = True) -> Iterator[HostAction]:
-    """One host action on the night as one transaction that Undo can take back (the journal).
-
-    First the read transaction ends and the event's write lock is taken (its version moves on), so
-    two phones tapping at once (two hosts busting the same player) act one after the other, each
-    on what the other left. The block gets the action's Journal (the logged-in user's; its summary
-    may be set inside); when the block ends the action is recorded, committed, and every screen of
-    the event hears of it. A Refused (or any error) rolls everything back, the lock's version too:
-    nothing is written, and the refusal goes on to the caller. `record=False` is for Undo alone,
-    which marks an earlier action undone instead of being one.
-    """
-    # Made before the lock: its commit leaves the login and the event to load again on first read.
-    log = HostAction(event, current_user.id, kind, summary)
+def journalled(event: Event, user_id: int | None, kind: str, summary: str = "", *,
+               record: bool = True) -> Iterator[HostAction]:
+    """One journalled transaction on the night by `user_id`: the night's lock, the action recorded
+    (unless `record` is False), one commit; a refusal rolls it all back. No screen is told:
+    host_action does that."""
+    log = HostAction(event, user_id, kind, summary)  # before the lock, whose commit expires the rows
     lock_event(event)
     log.night = read_night(event)
     try:
@@ -143,6 +136,22 @@ def host_action(event: Event, kind: str, summary: str = "", *, record: bool = Tr
     except Exception:
         db.session.rollback()
         raise
+
+
+@contextmanager
+def host_action(event: Event, kind: str, summary: str = "", *, record: bool = True) -> Iterator[HostAction]:
+    """One host action on the night as one transaction that Undo can take back (the journal).
+
+    First the read transaction ends and the event's write lock is taken (its version moves on), so
+    two phones tapping at once (two hosts busting the same player) act one after the other, each
+    on what the other left. The block gets the action's Journal (the logged-in user's; its summary
+    may be set inside); when the block ends the action is recorded, committed, and every screen of
+    the event hears of it. A Refused (or any error) rolls everything back, the lock's version too:
+    nothing is written, and the refusal goes on to the caller. `record=False` is for Undo alone,
+    which marks an earlier action undone instead of being one.
+    """
+    with journalled(event, current_user.id, kind, summary, record=record) as log:
+        yield log
     # The night as the action left it, for every screen: the phones' message here, and the host's
     # answer (`log.night`).
     log.night = log.night.again()

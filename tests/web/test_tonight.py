@@ -4,22 +4,12 @@ started; a night under way since yesterday still (it can run past midnight)."""
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-import pytest
-
 from services import leagues
-from services.models import Event, Venue
+from services.models import Event
 from tests.conftest import login
 from tests.fixtures.results import HEADER
 from tests.web.test_cli import imported
 from wiring.extensions import db
-
-
-@pytest.fixture
-def pub(app, league, organiser):
-    venue = Venue(league_id=league.id, name="Rose & Crown")
-    db.session.add(venue)
-    db.session.commit()
-    return venue
 
 
 def night(league, venue, days, status, hour):
@@ -32,11 +22,11 @@ def night(league, venue, days, status, hour):
     return event
 
 
-def test_a_settled_or_past_night_is_not_tonight_a_running_one_from_yesterday_is(client, league, pub):
-    keep = [night(league, pub, 0, "scheduled", 19), night(league, pub, -1, "running", 18),
-            night(league, pub, 3, "scheduled", 20)]
-    gone = [night(league, pub, 0, "settled", 17), night(league, pub, -1, "scheduled", 16),
-            night(league, pub, -5, "scheduled", 15)]
+def test_a_settled_or_past_night_is_not_tonight_a_running_one_from_yesterday_is(client, league, rose):
+    keep = [night(league, rose, 0, "scheduled", 19), night(league, rose, -1, "running", 18),
+            night(league, rose, 3, "scheduled", 20)]
+    gone = [night(league, rose, 0, "settled", 17), night(league, rose, -1, "scheduled", 16),
+            night(league, rose, -5, "scheduled", 15)]
     assert [e.id for e in leagues.upcoming_nights(league)] == [keep[1].id, keep[0].id, keep[2].id]
     login(client, "host", "pw-host")
     page = client.get("/host/").get_data(as_text=True)
