@@ -16,7 +16,7 @@ from services.field import entry_of, live_game_elsewhere
 from services.journal import Journal
 from services.members import not_welcome
 from services.models import Entry, Event, Member, Ruling, utcnow
-from services.night_snapshot import read_night
+from services.night_snapshot import NightSnapshot, read_night
 from services.places import place
 from services.seats import seat_late_arrival
 from wiring.extensions import db
@@ -29,18 +29,19 @@ def event_for_check_in(code: str) -> Event | None:
 
 
 def check_in(event: Event, member: Member, journal: Journal | None = None, *, by_host: bool = False,
-             override_reason: str = "", user_id: int | None = None) -> Entry:
+             override_reason: str = "", user_id: int | None = None, night: NightSnapshot | None = None) -> Entry:
     """R-MEM-1, R-LATE-1/3/4: a member arrives. On their own phone the entry waits for the host to
     confirm (pending); the host's own check-in seats them at once, and the field grows: everyone
     already out moves one place down (R-PTS-5, services.places). Closed once the major break has
-    started, unless the host overrides with a reason (recorded as a ruling)."""
+    started, unless the host overrides with a reason (recorded as a ruling). `night`: the host
+    action's night, which the arrival then joins (read here when not given)."""
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         raise Refused(reason)
     if event.status == EventStatus.CANCELLED:
         raise Refused(cancelling.cancellation(event))
     if event.status == EventStatus.SETTLED:
         raise Refused("This night is settled: nobody can join it now (its results can be corrected).")
-    entry = entry_of(event, member)
+    entry = entry_of(event, member) if night is None else night.entry_of(member)
     if entry is not None and entry.status not in PRE_REGISTERED:
         if entry.status in LIVE:
             return entry  # a second tap or a second scan: already in
@@ -64,8 +65,11 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     status = EntryStatus.PLAYING if by_host else EntryStatus.PENDING
     if entry is None:
         entry = Entry(event_id=event.id, member_id=member.id, status=status, arrived_at=utcnow())
-        db.session.add(entry)
-        db.session.flush()
+        if night is None:
+            db.session.add(entry)
+            db.session.flush()
+        else:
+            night.add(entry)
         if journal:
             journal.created(entry)
     else:  # a pre-registered player arriving (R-LATE-3), or one whose unpaid request becomes an arrival
@@ -75,13 +79,13 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     finals.set_stack(event, entry)  # R-FIN: a final's stack by player
     if by_host and journal:
         db.session.flush()
-        night = read_night(event)
+        night = read_night(event) if night is None else night
         seat_late_arrival(night, entry, journal)
         place(night, journal)
     return entry
 
 
-def confirm(entry: Entry, journal: Journal) -> None:
+def confirm(night: NightSnapshot, entry: Entry, journal: Journal) -> None:
     """The host confirms an arrival: the player is in the game. R-LATE-3: confirming a player's own
     pre-registration request (a night with a buy-in) says the buy-in is paid: their stack goes in
     play from the start, and they check in when they arrive. A confirmed arrival takes a seat, so
@@ -93,16 +97,15 @@ def confirm(entry: Entry, journal: Journal) -> None:
     if entry.status != EntryStatus.PENDING:
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     journal.touch(entry).status = EntryStatus.PLAYING
-    night = read_night(entry.event)
     seat_late_arrival(night, entry, journal)
     place(night, journal)
 
 
-def reject(entry: Entry, journal: Journal) -> None:
+def reject(night: NightSnapshot, entry: Entry, journal: Journal) -> None:
     """The host turns an arrival away (not a member here, a prank scan…), or a pre-registration
     request whose buy-in was never paid (R-LATE-3): the entry goes."""
     if entry.status not in WAITING:
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
     finals.give_back_ticket(entry, journal)  # R-QUAL-3: a ticket presented at a turned-away arrival
-    read_night(entry.event).drop(entry, journal)
+    night.drop(entry, journal)
 

@@ -20,10 +20,10 @@ def deal_offer(night: NightSnapshot) -> deals.DealOffer | None:
     return deals.deal_offers(counts, night.prizes[:len(players)])
 
 
-def open_deal(event: Event, counts: dict[Entry, int | None], method: str, journal: Journal) -> None:
+def open_deal(night: NightSnapshot, counts: dict[Entry, int | None], method: str, journal: Journal) -> None:
     """R-PTS-7, R-PAY-2: the final table wants a deal: take the chip count now and put the split to
     an anonymous ballot on the remaining players' phones."""
-    night = read_night(event)
+    event = night.event
     players = night.deal_players
     if event.deal_status == DealStatus.OPEN:
         raise Refused("A deal is already on the ballot.")

@@ -14,7 +14,7 @@ from services.clocks import clock_view
 from services.field import live_game_elsewhere
 from services.journal import Journal
 from services.models import Entry, Event
-from services.night_snapshot import read_night
+from services.night_snapshot import NightSnapshot
 from services.places import place
 from services.seats import seat_late_arrival
 from wiring.extensions import db
@@ -39,11 +39,12 @@ def problem(event: Event, entry: Entry, wanted: ReentryMode) -> str | None:
                                                       registration_open=view.registration_open))
 
 
-def re_enter(event: Event, entry: Entry, journal: Journal) -> Entry:
+def re_enter(night: NightSnapshot, entry: Entry, journal: Journal) -> Entry:
     """R-ENTRY-1/2, R-LATE-2: a busted player buys a new full stack: back in the game on a new random
     seat from the same pool as a late entrant, their bust-out taken out of the elimination order, one
     more buy-in in the pool and one more stack in play. Refused, nothing written, when the game
     allows none, the limit is reached, the period is over or the player has not busted."""
+    event = night.event
     if (why := problem(event, entry, ReentryMode.REENTRY)) is not None:
         raise Refused(why)
     elsewhere = live_game_elsewhere(entry.member, event)
@@ -54,7 +55,6 @@ def re_enter(event: Event, entry: Entry, journal: Journal) -> Entry:
     entry.table_no = entry.seat_no = entry.penalty_until = None
     entry.buy_ins += 1
     db.session.flush()
-    night = read_night(event)
     seat_late_arrival(night, entry, journal)
     place(night, journal)
     return entry

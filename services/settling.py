@@ -25,14 +25,14 @@ from services.prereg import remove_absentees
 from wiring.extensions import db
 
 
-def settle(event: Event, journal: Journal) -> None:
+def settle(night: NightSnapshot, journal: Journal) -> None:
     """Settle the night once one player remains (or a deal was agreed): the winner takes 1st,
     pre-registered no-shows leave the field (R-LATE-3), every position is placed from the field as it
     finally stands (R-PTS-5..7, services.places), then points (R-PTS), prizes for cash nights
     (R-PAY-1), and the month's tickets settled again in date order (R-QUAL-1/2). A settled night is
     corrected with `correct`. Whatever state the night is in, the answer is a settled night or
     Refused saying what to fix first."""
-    night = read_night(event)  # one read of the night serves every step below
+    event = night.event
     entries = night.entries
     playing = [e for e in entries if e.status == EntryStatus.PLAYING]
     dealt = event.deal_status == DealStatus.AGREED

@@ -126,7 +126,7 @@ def floor_action(event_id: int, entry_id: int):
 def _reenter(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-ENTRY-1/2, R-LATE-2: a busted player re-enters with a new full stack on a new random seat."""
     entry = _roster_entry(night, arg)
-    reentries.re_enter(night.event, entry, log)
+    reentries.re_enter(night, entry, log)
     seat = f": table {entry.table_no} seat {entry.seat_no}" if entry.table_no else ""
     return f"{entry.member.name} re-entered ({ordinal(entry.buy_ins)} buy-in){seat}"
 

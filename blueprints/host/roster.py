@@ -232,7 +232,7 @@ def _undo(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> s
 def _confirm(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1, R-LATE-3: an arrival (or a paid pre-registration request) is confirmed."""
     entry = _entry(night, arg)
-    checkin.confirm(entry, log)
+    checkin.confirm(night, entry, log)
     return f"Confirmed {entry.member.name}"
 
 
@@ -241,7 +241,7 @@ def _reject(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) ->
     """R-MEM-1, R-LATE-3: an arrival (or an unpaid pre-registration request) is turned away."""
     entry = _entry(night, arg)
     name = entry.member.name  # read before the entry goes
-    checkin.reject(entry, log)
+    checkin.reject(night, entry, log)
     return f"Turned away {name}"
 
 
@@ -259,7 +259,7 @@ def _walk_in(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -
     arriving) and seats them; once the major break has started, only with a reason (a ruling)."""
     member = _member(night.event, arg)
     checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
-                     user_id=current_user.id)
+                     user_id=current_user.id, night=night)
     return f"Checked in {member.name}"
 
 
@@ -287,7 +287,7 @@ def _join(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> s
     member = log.created(members.join(night.event.league_id, name, form.get("adult") == "yes",
                                       form.get("under_21") == "yes"))
     checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
-                     user_id=current_user.id)
+                     user_id=current_user.id, night=night)
     return f"New member {name.strip()}"
 
 
@@ -380,7 +380,7 @@ def _deal(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> s
     counts = {entry: blank_or_whole_number(form.get(f"deal-{entry.id}"),
                                            f"Give {entry.member.name}'s chips as a whole number.")
               for entry in night.deal_players}
-    deals.open_deal(night.event, counts, form.get("method", ""), log)
+    deals.open_deal(night, counts, form.get("method", ""), log)
     return "Deal put to the vote"
 
 
@@ -395,7 +395,7 @@ def _deal_off(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) 
 def _settle(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-PTS-1..8, R-LATE-3, R-PAY-1, R-QUAL-1/2: one player remains (or a deal was agreed): the
     night's positions, points, prizes and the month's tickets."""
-    settling.settle(night.event, log)
+    settling.settle(night, log)
     return "Night settled"
 
 

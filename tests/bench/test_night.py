@@ -85,7 +85,7 @@ def test_settle(benchmark, big_night):
 
     def settle():
         log = Journal(big_night, None, "settle", "Night settled")
-        settling.settle(big_night, log)
+        settling.settle(read_night(big_night), log)
         log.record()
         db.session.flush()
 

@@ -42,7 +42,7 @@ def settled_night(league) -> Event:
         bust(read_night(event), {entry: None}, log)
         log.record()
     log = Journal(event, None, "settle", "Night settled")
-    settling.settle(event, log)
+    settling.settle(read_night(event), log)
     log.record()
     db.session.flush()
     return event

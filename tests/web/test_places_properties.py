@@ -148,7 +148,7 @@ def run_night(night: Night, plan: dict, data) -> None:
         elif action == "phone_arrival":  # checked in on their phone (not an action), then confirmed by the host
             entry = checkin.check_in(event, night.member())
             db.session.flush()
-            night.act("confirm", "Confirmed", lambda log, entry=entry: checkin.confirm(entry, log))
+            night.act("confirm", "Confirmed", lambda log, entry=entry: checkin.confirm(read_night(event), entry, log))
         elif action == "pre_register":
             night.act("prereg", "Pre-registered", lambda log: prereg.pre_register(event, night.member(), log))
         elif action == "arrive" and night.rows("registered"):
@@ -180,13 +180,13 @@ def run_night(night: Night, plan: dict, data) -> None:
     # Arrivals still waiting for the host (a confirm that was undone) are confirmed or turned away.
     for entry in night.rows("pending"):
         if data.draw(st.booleans()):
-            night.act("confirm", "Confirmed", lambda log, e=entry: checkin.confirm(e, log))
+            night.act("confirm", "Confirmed", lambda log, e=entry: checkin.confirm(read_night(event), e, log))
         else:
-            night.act("reject", "Turned away", lambda log, e=entry: checkin.reject(e, log))
+            night.act("reject", "Turned away", lambda log, e=entry: checkin.reject(read_night(event), e, log))
     playing = night.rows("playing")
     if plan["deal"] and 2 <= len(playing) <= 4:
         counts = {e: data.draw(st.sampled_from([1, 5_000, 5_000, 20_000])) for e in playing}
-        night.act("deal", "Deal put to the vote", lambda log: deals.open_deal(event, counts, "chip_chop", log))
+        night.act("deal", "Deal put to the vote", lambda log: deals.open_deal(read_night(event), counts, "chip_chop", log))
         for entry in playing:
             log = Journal(event, None, "deal_agreed", "Deal agreed")
             if deals.vote(event, entry, True, log) == "agreed":
@@ -198,7 +198,7 @@ def run_night(night: Night, plan: dict, data) -> None:
             entry = data.draw(st.sampled_from(playing))
             night.act("bust", "Out", lambda log, e=entry: bust(read_night(event), {e: None}, log))
             night.steps.append({entry.id: None})
-    night.act("settle", "Night settled", lambda log: settling.settle(event, log))
+    night.act("settle", "Night settled", lambda log: settling.settle(read_night(event), log))
 
     rows = night.rows("playing", "played", "dq", "no_show", "registered", "pending", "requested")
     field = [e for e in rows if e.status in ("played", "dq")]

@@ -102,10 +102,10 @@ def run_night(night: Night, plan: dict) -> None:
                 and plan["mode"] == "reentry"
             if not allowed:  # the service says no too, and writes nothing
                 with pytest.raises(Refused):
-                    night.act("reenter", "Re-entered", lambda log, e=entry: reentries.re_enter(event, e, log))
+                    night.act("reenter", "Re-entered", lambda log, e=entry: reentries.re_enter(read_night(event), e, log))
                 hypothesis.event("a re-entry refused")
                 continue
-            night.act("reenter", "Re-entered", lambda log, e=entry: reentries.re_enter(event, e, log))
+            night.act("reenter", "Re-entered", lambda log, e=entry: reentries.re_enter(read_night(event), e, log))
             night.steps = without(night.steps, entry.id)
         elif action == "rebuy" and playing and plan["mode"] == "rebuy":
             entry = data.draw(st.sampled_from(playing))
@@ -128,7 +128,7 @@ def run_night(night: Night, plan: dict) -> None:
         night.act("bust", "Out", lambda log, e=entry: bust(read_night(event), {e: None}, log))
         night.steps.append({entry.id: None})
     check_night(night)
-    night.act("settle", "Night settled", lambda log: settling.settle(event, log))
+    night.act("settle", "Night settled", lambda log: settling.settle(read_night(event), log))
     field = night.rows("played", "dq")
     assert db.session.get(Event, event.id).status == "settled"
     positions = [e.position for e in field]
