@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import json
 
-from flask import render_template
-
 from live import notices
-from live.payload import clock_payload
+from live.payload import clock_payload, ladder
 from services.models import Event
 from services.night_snapshot import NightSnapshot
 from wiring.extensions import db
@@ -38,24 +36,6 @@ def clock_message(event: Event, clock: dict | None = None, *, structure: bool = 
     """(version, SSE message) for `event` as committed (`clock`: its payload, if read already)."""
     clock = clock_payload(event) if clock is None else clock
     return clock["version"], sse_message(clock["version"], stream_json(event, clock, structure=structure))
-
-
-# The prize ladder by what it shows: a clock tap changes none of it, so the night's taps render it once.
-_LADDERS: dict[tuple, str] = {}
-_LADDERS_KEPT = 1024
-
-
-def ladder(event: Event, prizes, shares_in: int) -> str:
-    """R-PAY-1/3: the prize ladder as the page shows it (shared/_prizes.html), rendered once for the
-    same prizes, pool and shares."""
-    key = (tuple(prizes), shares_in, event.buy_in, event.guarantee, event.pool_share)
-    html = _LADDERS.get(key)
-    if html is None:
-        html = render_template("shared/_prizes.html", event=event, prizes=prizes, shares_in=shares_in).strip()
-        if len(_LADDERS) >= _LADDERS_KEPT:
-            _LADDERS.clear()
-        _LADDERS[key] = html
-    return html
 
 
 def stream_json(event: Event, clock: dict, *, structure: bool = False) -> str:

@@ -1,9 +1,10 @@
 """The clock payload every live screen reads (R-CLOCK-1..4, R-CHIP-3, R-SEAT)."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app
+from flask import current_app, render_template
 
 from league import clock
 from live import seats
@@ -16,7 +17,7 @@ from services.night_snapshot import NightSnapshot, read_night
 # The event's columns that the clock's own writes change (services/clocks.py): the field's part of
 # the payload does not depend on them, so a tap keeps it.
 _CLOCK_COLUMNS = NOT_JOURNALLED["events"]
-_FIELD_KEPT = 1024  # events whose field part one process keeps (cleared past it)
+_FIELD_KEPT = 1024  # events whose figures one process keeps (cleared past it)
 
 
 def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int | None = None,
@@ -79,6 +80,17 @@ def streamed(event: Event, at_ms: int | None = None, *, field_version: int | Non
     }
 
 
+@dataclass
+class _Kept:
+    """The night's figures as of one version (the process's one cache of them, per app): what the
+    field part gave, and the prize ladder rendered from its prizes (`ladder`)."""
+    version: int
+    inputs: tuple
+    league: tuple | None
+    part: dict[str, Any]
+    ladders: dict[tuple, str] = field(default_factory=dict)
+
+
 def field_part(event: Event, version: int, night: NightSnapshot | None = None) -> dict[str, Any]:
     """R-PTS-5, R-CHIP-3, R-PAY-1, R-SEAT-1..4: the payload's part that only the field changes (players
     left, the seat digest, the average stack, the prize table), as of the event's `version`.
@@ -89,12 +101,9 @@ def field_part(event: Event, version: int, night: NightSnapshot | None = None) -
     message; given the `night` the caller read, none. What else it reads, the event's own columns
     and its league's settings, is compared on every call.
     """
-    kept = _kept()
-    inputs = _inputs(event)
-    cached = kept.get(event.id)
-    if cached is not None and cached[0] == version and cached[1] == inputs and (
-            cached[2] is None or cached[2] == _league_inputs(event)):
-        return cached[3]
+    kept = _kept(event)
+    if kept is not None and kept.version == version:
+        return kept.part
     had_league = "league" in event.__dict__
     night = read_night(event) if night is None else night
     _, average = night.chip_count()
@@ -103,25 +112,52 @@ def field_part(event: Event, version: int, night: NightSnapshot | None = None) -
     # The league's settings count only if reading the field read them (a night without the settings'
     # snapshot, a final's kind): when the league was loaded already, it is counted to be safe.
     league = _league_inputs(event) if had_league or "league" in event.__dict__ else None
-    if len(kept) >= _FIELD_KEPT:
-        kept.clear()
-    kept[event.id] = (version, inputs, league, part)
+    figures = _all_kept()
+    if len(figures) >= _FIELD_KEPT:
+        figures.clear()
+    figures[event.id] = _Kept(version, _inputs(event), league, part)
     return part
+
+
+def ladder(event: Event, prizes, shares_in: int) -> str:
+    """R-PAY-1/3: the prize ladder as the page shows it (shared/_prizes.html), rendered once per
+    change of the field: kept beside the prizes it shows, by what else it shows (the Monthly Final
+    shares drawn, the night's buy-in, guarantee and pool share), so a night's clock taps render it once."""
+    kept = _all_kept().get(event.id)
+    if kept is None or kept.part["prizes"] != tuple(prizes):
+        return _render_ladder(event, prizes, shares_in)
+    key = (shares_in, event.buy_in, event.guarantee, event.pool_share)
+    if key not in kept.ladders:
+        kept.ladders[key] = _render_ladder(event, prizes, shares_in)
+    return kept.ladders[key]
 
 
 def carry(event_id: int, seen: int, version: int) -> None:
     """R-CLOCK-3: a clock tap from `seen` to `version` is committed; it changed the clock only, so
-    the field part kept for `seen` holds for `version` too. Call only after the commit: a rolled
+    the figures kept for `seen` hold for `version` too. Call only after the commit: a rolled
     back tap must leave nothing behind."""
-    kept = _kept()
-    cached = kept.get(event_id)
-    if cached is not None and cached[0] == seen:
-        kept[event_id] = (version, *cached[1:])
+    kept = _all_kept().get(event_id)
+    if kept is not None and kept.version == seen:
+        kept.version = version
 
 
-def _kept() -> dict[int, tuple]:
+def _render_ladder(event: Event, prizes, shares_in: int) -> str:
+    return render_template("shared/_prizes.html", event=event, prizes=prizes, shares_in=shares_in).strip()
+
+
+def _kept(event: Event) -> _Kept | None:
+    """The figures this process keeps for `event`, while its own columns and its league's settings
+    read as they did then."""
+    kept = _all_kept().get(event.id)
+    if kept is None or kept.inputs != _inputs(event) or (
+            kept.league is not None and kept.league != _league_inputs(event)):
+        return None
+    return kept
+
+
+def _all_kept() -> dict[int, _Kept]:
     # Per app (a test's app, a server's), like the hub: event ids repeat across databases.
-    return current_app.extensions.setdefault("clock_field_parts", {})
+    return current_app.extensions.setdefault("night_figures", {})
 
 
 def _inputs(event: Event) -> tuple:

@@ -141,9 +141,9 @@ def test_r_clock_3_a_tap_that_did_not_commit_keeps_nothing_for_its_version(app, 
 def test_r_clock_3_carry_moves_only_the_version_it_was_kept_for(app, night):
     kept = payload.field_part(night, night.clock_version)
     payload.carry(night.id, night.clock_version + 5, night.clock_version + 6)  # not the version kept
-    assert app.extensions["clock_field_parts"][night.id][0] == night.clock_version
+    assert app.extensions["night_figures"][night.id].version == night.clock_version
     payload.carry(night.id, night.clock_version, night.clock_version + 1)
-    assert app.extensions["clock_field_parts"][night.id][0] == night.clock_version + 1
+    assert app.extensions["night_figures"][night.id].version == night.clock_version + 1
     assert payload.field_part(night, night.clock_version + 1) is kept
 
 
@@ -173,3 +173,24 @@ def test_r_clock_3_the_hosts_answer_shows_what_the_phones_got(app, client, runni
     _, message = app.extensions["notices"].cached(running.id, 0)
     state = html.unescape(re.search(r'id="clock-state" hidden data-state="([^"]*)"', answer).group(1))
     assert message.decode().split("\ndata: ", 1)[1] == state + "\n\n"
+
+
+def test_r_pay_1_the_ladder_is_rendered_once_per_change_of_the_field(app, client, running, monkeypatch):
+    """The prize ladder every phone gets is kept with the night's figures: clock taps render it once,
+    a bust-out (the field changed) and the night's own money (its pool share) render it again, as shown."""
+    running.buy_in, running.pool_share = 30, 20
+    db.session.commit()
+    rendered = []
+    real = payload._render_ladder
+    monkeypatch.setattr(payload, "_render_ladder", lambda *args: rendered.append(list(args[1])) or real(*args))
+    for action in ("resume", "pause", "resume"):
+        assert tap(client, running, action).status_code == 200
+    assert rendered == [[80]]
+    assert "$80" in phones_got(app, running)["ladder"]
+    assert host_op(client, running, f"bust:{entries(running)['Dan'].id}").status_code == 200
+    assert tap(client, running, "pause").status_code == 200
+    assert len(rendered) == 2 and phones_got(app, running)["ladder"] == real(running, rendered[-1], 0)
+    running.pool_share = 25
+    db.session.commit()
+    assert tap(client, running, "resume").status_code == 200
+    assert rendered[-1] == [100] and "$100" in phones_got(app, running)["ladder"]
