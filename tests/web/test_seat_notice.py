@@ -15,18 +15,13 @@ from services.models import Action
 from services.night_snapshot import FINAL_TABLE_ACTION, read_night
 from tests.conftest import login
 from tests.fixtures.host import host_op, tap
-from tests.fixtures.pages import html
+from tests.fixtures.pages import html, words
 from tests.fixtures.phones import join
 from tests.fixtures.roster import bust_out, confirm_arrivals, phone_check_in, player_names, seated_night
 from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 ALERT = 'role="alert"'
-
-
-def words(page):
-    """The page's text with the markup dropped and whitespace collapsed, as a person reads it."""
-    return " ".join(re.sub(r"<[^>]+>", " ", page).split())
 
 
 @pytest.fixture
