@@ -1,5 +1,6 @@
 """Members (R-MEM): names as the league writes them, and how two spellings are matched."""
 import unicodedata
+from functools import lru_cache
 
 from league.text import clean_text, text_problem, visible
 
@@ -45,10 +46,15 @@ def search_key(text: str) -> str:
     return " ".join("".join(c for c in folded if not unicodedata.combining(c) and c not in "'’`").split())
 
 
-def name_words(text: str) -> list[str]:
+def _split(text: str) -> tuple[str, ...]:
+    return tuple("".join(c if c.isalnum() else " " for c in search_key(text)).split())
+
+
+@lru_cache(maxsize=256)  # what the host types, matched against every name
+def name_words(text: str) -> tuple[str, ...]:
     """R-MEM-1: the words of a name as a search matches them (search_key's form; hyphens, dots and
     other marks between letters split words: "Smith-Jones" is "smith", "jones")."""
-    return "".join(c if c.isalnum() else " " for c in search_key(text)).split()
+    return _split(text)
 
 
 def _is_subsequence(wanted: str, letters: str) -> bool:
@@ -56,13 +62,13 @@ def _is_subsequence(wanted: str, letters: str) -> bool:
     return all(ch in rest for ch in wanted)
 
 
-def _starts_in_order(tokens: list[str], words: list[str]) -> bool:
+def _starts_in_order(tokens: tuple[str, ...], words: tuple[str, ...]) -> bool:
     """Each token starts a later word than the one before it."""
     rest = iter(words)
     return all(any(word.startswith(token) for word in rest) for token in tokens)
 
 
-def _each_word_its_own(tokens: list[str], words: list[str]) -> bool:
+def _each_word_its_own(tokens: tuple[str, ...], words: tuple[str, ...]) -> bool:
     """Every token starts a word of its own (two tokens never share one word), in any order: a
     matching of tokens to words, found by augmenting paths (never tries every order)."""
     owner: dict[int, int] = {}  # word index -> token index
@@ -79,6 +85,13 @@ def _each_word_its_own(tokens: list[str], words: list[str]) -> bool:
     return all(place(token, set()) for token in range(len(tokens)))
 
 
+@lru_cache(maxsize=8192)  # a league's names, matched again at every keystroke of the walk-in search
+def _indexed(name: str) -> tuple[tuple[str, ...], str, str]:
+    """A name's words, the words as one string with a space before each, and its initials."""
+    words = _split(name)
+    return words, "".join(" " + w for w in words), "".join(w[0] for w in words)
+
+
 def name_match(query: str, name: str) -> int | None:
     """R-MEM-1: how well what the host typed finds a member's name at the door, or None when it does
     not: 0 the whole name; 1 every typed word starts a word of the name, in the name's order ("Nad Ga"
@@ -86,17 +99,21 @@ def name_match(query: str, name: str) -> int | None:
     initials ("ng", "jd" Jack Doyle; in order, middle names may be skipped); 4 the typed text inside
     the name ("llag"). Case, spacing, accents and apostrophes are left out (search_key). Lower is
     better; nothing typed finds nothing."""
-    typed, words = name_words(query), name_words(name)
+    typed = name_words(query)
+    words, spaced, initials = _indexed(name)
     if not typed or not words:
         return None
-    if typed == words:
-        return 0
-    if _starts_in_order(typed, words):
-        return 1
-    if len(typed) <= len(words) and _each_word_its_own(typed, words):
-        return 2
-    if len(typed) == 1 and len(typed[0]) > 1 and _is_subsequence(typed[0], "".join(w[0] for w in words)):
+    # Each typed word starting some word of the name (a search in C over one string) comes first:
+    # most names fail it at once.
+    if all(" " + t in spaced for t in typed):
+        if typed == words:
+            return 0
+        if _starts_in_order(typed, words):
+            return 1
+        if len(typed) <= len(words) and _each_word_its_own(typed, words):
+            return 2
+    if len(typed) == 1 and len(typed[0]) > 1 and _is_subsequence(typed[0], initials):
         return 3
-    if " ".join(typed) in " ".join(words):
+    if " ".join(typed) in spaced:
         return 4
     return None
