@@ -79,10 +79,10 @@ def at_the_door(event: Event, query: str, limit: int = 12) -> list[AtTheDoor]:
     ids = [row_id for _, _, row_id in ranked[:limit]]
     if not ids:
         return []
-    found = {m.id: m for m in db.session.scalars(db.select(Member).where(Member.id.in_(ids)))}
-    tonight = {e.member_id: e for e in db.session.scalars(db.select(Entry).where(
-        Entry.event_id == event.id, Entry.member_id.in_(ids)))}
-    return [AtTheDoor(found[i], tonight.get(i)) for i in ids]
+    rows = db.session.execute(db.select(Member, Entry).outerjoin(
+        Entry, (Entry.member_id == Member.id) & (Entry.event_id == event.id)).where(Member.id.in_(ids)))
+    found = {member.id: AtTheDoor(member, entry) for member, entry in rows}
+    return [found[i] for i in ids]
 
 
 # --- The organiser's members (R-MEM-1, R-MEM-2) -----------------------------------------------
