@@ -74,25 +74,32 @@ def seat_token(entry: Entry) -> str:
     return UNSEATED
 
 
-def seat_notice(night: NightSnapshot, entry: Entry, was: str | None) -> SeatNotice | None:
-    """R-SEAT-1..4: what to tell a player whose phone last showed `was` (a seat_token): their first
-    seat (R-SEAT-1 draw, a late arrival's seat), a move (R-SEAT-2 balancing, R-SEAT-3 a broken
-    table) or the final table (R-SEAT-4, once its redraw is in the journal and not undone).
-    A phone that never dismissed its first-seat alert still sends UNSEATED: at the final table it
-    hears "Final table", not "Your seat" again. None when the seat is the same, the player has no
-    seat (waiting, or out: the phone shows where they finished), or `was` is missing or not a seat
-    token (ignored, never an error)."""
-    now = seat_token(entry)
-    if not was or now == UNSEATED or was == now:
+def _seat_of(token: str) -> tuple[int, int] | None:
+    """A seat token's (table, seat), or None for UNSEATED or anything that is not one."""
+    table, dash, seat = token.partition("-")
+    if not (dash and len(token) <= 9 and table.isascii() and table.isdigit() and seat.isascii() and seat.isdigit()):
         return None
-    if was != UNSEATED:
-        table, dash, seat = was.partition("-")
-        if not (dash and len(was) <= 9 and table.isascii() and table.isdigit() and seat.isascii() and seat.isdigit()):
-            return None
-        if (int(table), int(seat)) == (entry.table_no, entry.seat_no):
-            return None
+    return int(table), int(seat)
+
+
+def seat_notice(night: NightSnapshot, entry: Entry, was: str | None, shown: str | None = None) -> SeatNotice | None:
+    """R-SEAT-1..4: what to tell a player whose phone last showed `was` (a seat_token: the seat its
+    player acknowledged) and, while an alert is up that nobody tapped "Got it" on, `shown` (the seat
+    that alert names): their first seat (R-SEAT-1 draw, a late arrival's seat), a move (R-SEAT-2
+    balancing, R-SEAT-3 a broken table) or the final table (R-SEAT-4, once its redraw is in the
+    journal and not undone).
+    While an alert is up it stays, or names the new seat when the player moved again, even back to
+    the seat acknowledged before it (she may have gone to the seat the alert named).
+    A phone that never dismissed its first-seat alert still sends UNSEATED: at the final table it
+    hears "Final table", not "Your seat" again. None when the seat is the one acknowledged and no
+    alert is up, the player has no seat (waiting, or out: the phone shows where they finished), or
+    `was` is missing or not a seat token (ignored, never an error; so is a `shown` that is not one)."""
+    if not was or seat_token(entry) == UNSEATED or (was != UNSEATED and _seat_of(was) is None):
+        return None
+    alert_up = shown is not None and _seat_of(shown) is not None
+    if not alert_up and _seat_of(was) == (entry.table_no, entry.seat_no):
+        return None
     final = night.final_table_drawn
     if was == UNSEATED:
         return SeatNotice("final" if final else "drawn", entry.table_no, entry.seat_no)
     return SeatNotice("final" if final else "moved", entry.table_no, entry.seat_no)
-

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from league import late_entry
+from league.members import id_refusal
 from league.statuses import LIVE, OPEN_EVENTS, PRE_REGISTERED, WAITING, EntryStatus, EventStatus, RulingKind
 from services import MAX_REASON_LENGTH, Overridable, Refused, cancelling, finals, typed_text
 from services.clocks import clock_view
@@ -46,6 +47,8 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
         if entry.status in LIVE:
             return entry  # a second tap or a second scan: already in
         raise Refused(f"{member.name} has already played in this game.")
+    if by_host:
+        _id_seen(member)
     # R-QUAL-3..5: a final admits only its month's qualifiers (the host may override, a ruling).
     finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
@@ -96,9 +99,16 @@ def confirm(night: NightSnapshot, entry: Entry, journal: Journal) -> None:
         return
     if entry.status != EntryStatus.PENDING:
         raise Refused(f"{entry.member.name} is not waiting to be confirmed.")
+    _id_seen(entry.member)
     journal.touch(entry).status = EntryStatus.PLAYING
     seat_late_arrival(night, entry, journal)
     place(night, journal)
+
+
+def _id_seen(member: Member) -> None:
+    """R-MEM-1: a member under 21 takes no seat until the host has recorded their photo ID."""
+    if refusal := id_refusal(member.name, member.under_21, member.id_checked_at is not None):
+        raise Refused(refusal)
 
 
 def reject(night: NightSnapshot, entry: Entry, journal: Journal) -> None:

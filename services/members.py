@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.orm import joinedload
 
-from league.members import ADULTS_ONLY, clean_name, name_key, name_problem, search_key
+from league.members import ADULTS_ONLY, clean_name, name_key, name_match, name_problem, search_key
 from league.statuses import RulingKind
 from league.text import as_sentence, clean_text, text_problem
 from services import MAX_REASON_LENGTH, Refused, typed_text
@@ -32,8 +32,10 @@ def name_taken(name: str) -> str:
             "to check you in, or open your member card on your own phone.")
 
 
-def join(league_id: int, name: str, adult: bool, under_21: bool, contact: str = "") -> Member:
-    """R-MEM-1: a new member: free, 18 or over (they confirm it), photo ID to be checked if under 21.
+def join(league_id: int, name: str, adult: bool, under_21: bool, contact: str = "", *,
+         id_checked: bool = False) -> Member:
+    """R-MEM-1: a new member: free, 18 or over (they confirm it), photo ID to be checked if under 21
+    (`id_checked`: the host joining them saw it).
 
     An existing name is refused: taking it would hand this phone someone else's card.
     """
@@ -48,6 +50,7 @@ def join(league_id: int, name: str, adult: bool, under_21: bool, contact: str = 
     member.contact = clean_text(contact) or None
     member.under_21 = under_21
     member.adult_confirmed_at = utcnow()
+    member.id_checked_at = utcnow() if under_21 and id_checked else None
     db.session.add(member)
     db.session.flush()
     return member
@@ -57,6 +60,29 @@ def id_checked(member: Member, journal: Journal) -> None:
     """R-MEM-1: the host saw photo ID for a member under 21."""
     journal.touch(member).id_checked_at = utcnow()
 
+
+class AtTheDoor(NamedTuple):
+    """R-MEM-1, R-LATE-4: a member the walk-in search found, with their entry in tonight's game if
+    they have one (then they are shown where they are, never offered to check in or join again)."""
+    member: Member
+    entry: Entry | None
+
+
+def at_the_door(event: Event, query: str, limit: int = 12) -> list[AtTheDoor]:
+    """R-MEM-1: the league's members whose names the host's typing finds (league.members.name_match:
+    every word in any order, initials, part of a name), best match first then by name, each with
+    their entry tonight; merged records left out."""
+    rows = db.session.execute(db.select(Member.id, Member.name).where(
+        Member.league_id == event.league_id, Member.merged_into_id.is_(None))).all()
+    ranked = sorted((rank, search_key(name), row_id) for row_id, name in rows
+                    if (rank := name_match(query[:80], name)) is not None)
+    ids = [row_id for _, _, row_id in ranked[:limit]]
+    if not ids:
+        return []
+    rows = db.session.execute(db.select(Member, Entry).outerjoin(
+        Entry, (Entry.member_id == Member.id) & (Entry.event_id == event.id)).where(Member.id.in_(ids)))
+    found = {member.id: AtTheDoor(member, entry) for member, entry in rows}
+    return [found[i] for i in ids]
 
 
 # --- The organiser's members (R-MEM-1, R-MEM-2) -----------------------------------------------

@@ -15,7 +15,7 @@ from blueprints.forms import blank_or_whole_number, row_id, whole_number
 from blueprints.host.base import bp, my_event
 from league.chips import BONUS_LABELS, WINDOWED_BONUSES
 from league.deals import MAX_DEAL_PLAYERS
-from league.members import name_key
+from league.members import search_key
 from league.statuses import DealStatus, EntryStatus, EventStatus
 from live import qr
 from services import (
@@ -157,16 +157,13 @@ def players(event_id: int):
 
 @bp.route("/events/<int:event_id>/members")
 def member_search(event_id: int):
-    """Walk-ins: members whose names match what the host typed, not yet in this game."""
+    """R-MEM-1, R-LATE-4: the walk-in search: the members the host's typing finds, each with where
+    they are tonight; a new member is offered only under a name no member has."""
     event = my_event(event_id)
     q = request.args.get("q", "").strip()
-    found = []
-    if q:
-        taken = db.select(Entry.member_id).where(Entry.event_id == event.id)
-        found = db.session.scalars(db.select(Member).where(
-            Member.league_id == event.league_id, Member.name_key.contains(name_key(q)),
-            Member.merged_into_id.is_(None), Member.id.not_in(taken)).order_by(Member.name).limit(12)).all()
-    return render_template("host/_search.html", event=event, found=found, q=q)
+    found = members.at_the_door(event, q) if q else []
+    offer_join = not any(search_key(f.member.name) == search_key(q) for f in found)
+    return render_template("host/_search.html", event=event, found=found, q=q, offer_join=offer_join)
 
 
 RosterHandler = Callable[[NightSnapshot, str, Form, journal.Journal], str]
@@ -209,6 +206,19 @@ def _member(event: Event, raw: str | None) -> Member:
     return member
 
 
+def _id_seen_in(arg: str) -> tuple[str, bool]:
+    """R-MEM-1: an op's argument, and whether its button said the host saw photo ID ("…:id", the
+    "ID checked · Confirm" of a member under 21)."""
+    raw, _, seen = arg.partition(":")
+    return raw, seen == "id"
+
+
+def _buy_in_taken(event: Event, *, arrived: bool = False) -> str:
+    """R-PAY-1: a cash night's check-in says the buy-in was taken (not again for a pre-registered
+    player, who paid it when pre-registering: R-LATE-3)."""
+    return f" · ${event.buy_in:,} buy-in taken" if event.buy_in and not arrived else ""
+
+
 @roster_action("undo", record=False)
 def _undo(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """The journal's Undo (no rule id of its own): take back the action undo:<id> and every later
@@ -231,9 +241,13 @@ def _undo(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> s
 @roster_action("confirm")
 def _confirm(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1, R-LATE-3: an arrival (or a paid pre-registration request) is confirmed."""
-    entry = _entry(night, arg)
+    raw, id_seen = _id_seen_in(arg)
+    entry = _entry(night, raw)
+    paid_before = entry.pre_registered  # R-LATE-3: a pre-registered player's buy-in was taken then
+    if id_seen:
+        members.id_checked(entry.member, log)
     checkin.confirm(night, entry, log)
-    return f"Confirmed {entry.member.name}"
+    return f"Confirmed {entry.member.name}{_buy_in_taken(night.event, arrived=paid_before)}"
 
 
 @roster_action("reject")
@@ -257,10 +271,13 @@ def _id_checked(night: NightSnapshot, arg: str, form: Form, log: journal.Journal
 def _walk_in(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1, R-LATE-1..4: the host checks in a member (a walk-in, or a pre-registered player
     arriving) and seats them; once the major break has started, only with a reason (a ruling)."""
-    member = _member(night.event, arg)
-    checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
-                     user_id=current_user.id, night=night)
-    return f"Checked in {member.name}"
+    raw, id_seen = _id_seen_in(arg)
+    member = _member(night.event, raw)
+    if id_seen:
+        members.id_checked(member, log)
+    entry = checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
+                             user_id=current_user.id, night=night)
+    return f"Checked in {member.name}{_buy_in_taken(night.event, arrived=entry.pre_registered)}"
 
 
 @roster_action("prereg")
@@ -284,11 +301,12 @@ def _deduct(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) ->
 def _join(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1, R-LATE-1/4: a new member joins on the spot (free, 18 or over) and is checked in."""
     name = form.get("name", "")
+    # R-MEM-1: the host's "Under 21 (photo ID checked)" box says they saw the ID.
     member = log.created(members.join(night.event.league_id, name, form.get("adult") == "yes",
-                                      form.get("under_21") == "yes"))
+                                      form.get("under_21") == "yes", id_checked=True))
     checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
                      user_id=current_user.id, night=night)
-    return f"New member {name.strip()}"
+    return f"New member {name.strip()}{_buy_in_taken(night.event)}"
 
 
 @roster_action("bust")

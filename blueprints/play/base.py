@@ -26,11 +26,12 @@ def private(response, status: int | None = None):
     return response
 
 
-def phone_entry(event: Event, was: str | None = None) -> dict | None:
+def phone_entry(event: Event, was: str | None = None, shown: str | None = None) -> dict | None:
     """R-SEAT-1..4, R-CHIP-3, R-PTS-5: this phone's member's entry for play/_me.html, or None: bonus
-    chips, its bucket of the seat digest, the seat notice against `was` (the seat the phone showed),
-    and whether its finishing position is still provisional. While a notice shows, the phone keeps
-    sending the old seat, so a refresh keeps it until "Got it"."""
+    chips, its bucket of the seat digest, the seat notice against `was` (the seat the phone's player
+    acknowledged) and `shown` (the seat of the alert up, if one is), and whether its finishing
+    position is still provisional. While a notice shows, the phone keeps sending the acknowledged
+    seat and the alert's, so a refresh keeps it (or names a newer seat) until "Got it"."""
     member = current_member()
     if member is None or member.league_id != event.league_id:
         return None
@@ -38,9 +39,9 @@ def phone_entry(event: Event, was: str | None = None) -> dict | None:
     entry = night.entry_of(member)
     if entry is None:
         return None
-    notice, seat = seats.seat_notice(night, entry, was), seats.seat_token(entry)
+    notice, seat = seats.seat_notice(night, entry, was, shown), seats.seat_token(entry)
     return {"entry": entry, "bonus": night.bonus_of(entry), "bucket": seats.seat_bucket(night, entry),
-            "notice": notice, "seat": seat, "was": was if notice else seat,
+            "notice": notice, "seat": seat, "was": was if notice else seat, "shown": seat if notice else None,
             "provisional": entry.position is not None and night.provisional}
 
 

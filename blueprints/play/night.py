@@ -38,11 +38,13 @@ def event(event_id: int):
 @bp.route("/events/<int:event_id>/me")
 def my_entry(event_id: int):
     """R-SEAT-1..4, R-PTS: this phone's member in the event: waiting, their table and seat, or where
-    they finished and their points. Only their own. `?was=` is the seat the phone showed: a new seat
-    comes with an alert ("You moved", their first seat, the final table). `?stream=1`: the clock
-    page, where the stream's seat digest says when to refresh (a slow poll is the fallback)."""
+    they finished and their points. Only their own. `?was=` is the seat the phone's player
+    acknowledged, `?shown=` the seat of an alert still up: a new seat comes with an alert ("You
+    moved", their first seat, the final table). `?stream=1`: the clock page, where the stream's seat
+    digest says when to refresh (a slow poll is the fallback)."""
     event = event_or_404(event_id)
-    return private(render_template("play/_me.html", event=event, me=phone_entry(event, request.args.get("was")),
+    me = phone_entry(event, request.args.get("was"), request.args.get("shown"))
+    return private(render_template("play/_me.html", event=event, me=me,
                                     streamed=request.args.get("stream") == "1"))
 
 

@@ -126,7 +126,21 @@
     const button = [...D.querySelectorAll("#players button[name=op]")].find(b => b.value === was.value);
     if (button) scrollBy(0, button.getBoundingClientRect().top - was.top);
   }
+  // The door (R-MEM-1): once a walk-in is in, the search and its results go (their buttons would
+  // offer the same member again) and the field waits for the next name; a refusal keeps them.
+  let doorDone = false;
+  D.addEventListener("htmx:afterRequest", e => {
+    doorDone = doorDone || (!!e.detail.successful && !!e.detail.elt.closest?.("#search-results"));
+  });
+  function clearDoor() {
+    const field = D.querySelector("[data-door-search]"), results = D.getElementById("search-results");
+    doorDone = false;
+    if (!field || !results) return;
+    field.value = "";
+    results.replaceChildren();
+    field.focus({ preventScroll: true });
+  }
   D.addEventListener("input", e => { if (e.target.matches && e.target.matches("[data-roster-filter]")) filter(); });
   D.addEventListener("DOMContentLoaded", () => { label(); filter(); });
-  D.addEventListener("htmx:afterSettle", () => { label(); filter(); keepPlace(); });
+  D.addEventListener("htmx:afterSettle", () => { label(); filter(); keepPlace(); if (doorDone) clearDoor(); });
 })();

@@ -276,6 +276,33 @@ function adoptMyEntry() {
   const seat = find("[data-me] [data-seat-alert]")?.dataset.seatAlert ?? "";
   if (seat && seat !== announcedSeat) alarm("level", true);
   announcedSeat = seat;
+  keepSeatSeen();
+}
+// R-SEAT: the seat this phone's player acknowledged and the seat of an alert still up, kept across
+// reloads: a page opened again (closed, reloaded, the phone asleep) asks with them, so a move made
+// meanwhile, or an alert the reload took away, is still told.
+const seatKey = me => `shuffleup-seat:${me.dataset.entry}`;
+const myEntryUrl = me => new URL(me.dataset.meUrl, location.href);
+function keepSeatSeen() {
+  const me = find("[data-me][data-me-url][data-seat]");
+  if (!me) return;
+  const up = me.querySelector("[data-seat-alert]");
+  const seats = up ? { seen: myEntryUrl(me).searchParams.get("was"), shown: me.dataset.seat } : { seen: me.dataset.seat };
+  try { localStorage.setItem(seatKey(me), JSON.stringify(seats)); } catch { /* private mode */ }
+}
+function askWithSeatSeen() {
+  const me = find("[data-me][data-me-url][data-seat]");
+  let kept = null;
+  try { kept = me && JSON.parse(localStorage.getItem(seatKey(me))); } catch { /* private mode, or not ours */ }
+  if (!kept?.seen || me.querySelector("[data-seat-alert]") || (!kept.shown && kept.seen === me.dataset.seat)) {
+    keepSeatSeen();
+    return;
+  }
+  const url = myEntryUrl(me);
+  url.searchParams.set("was", kept.seen);
+  if (kept.shown) url.searchParams.set("shown", kept.shown);
+  else url.searchParams.delete("shown");
+  loadMyEntry(url.pathname + url.search);
 }
 
 // NTP-style: of five samples, the one with the shortest round trip. The first sync takes three, so
@@ -442,6 +469,7 @@ adoptFragments();
 for (const live of findAll("[data-stream-url]")) listen(live);
 pollSoon();   // until the stream opens (or if it never does)
 pollMyEntry();
+askWithSeatSeen();
 syncTime();
 setInterval(syncTime, 5 * MINUTE_MS);
 keepAwake();

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from services.models import Entry, Member
+from live.announce import announce
+from services import seats as seating
+from services.models import Entry, Event, Member
 from tests.e2e.conftest import join_and_check_in, seed_tonight
 from tests.e2e.test_public_pages import axe, check_fits
+from tests.fixtures.roster import host_action
 from wiring.extensions import db
 
 # What the phone did: buzzes (navigator.vibrate), notes played, and the `seats` refetches clock.js asked for.
@@ -252,3 +255,79 @@ def test_r_seat_4_a_phone_that_missed_its_seat_alert_gets_the_final_table_messag
     screenshot(ann, "seat-final-after-missed-alert")
     check_fits(ann, 390)
     check_thumb(alert.get_by_role("button", name="Got it"))
+
+
+def move_by_the_services(app, event_id, name, table, seat):
+    """A balancing move of `name` to `table`, `seat` as the roster's "Move to …" makes it (one journalled
+    host action), and every screen told: for a seat the roster's proposal would not pick."""
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        with host_action(event, "move_to", f"{name} moved to table {table} seat {seat}") as log:
+            entry = next(e for e in log.night.entries if e.member.name == name)
+            seating.move(log.night, entry, table, seat, log)
+        announce(event)
+        db.session.remove()
+
+
+def test_r_seat_2_moved_twice_back_to_her_old_seat_she_is_alerted_even_after_a_reload(live_server, phone, screenshot):
+    """Ann acknowledges her seat, is moved (the alert left up: the phone is in her pocket), then moved
+    back to the seat she had: her phone tells her again, with a buzz, and a reload keeps the alert
+    (clock.js keeps what she acknowledged and the alert's seat) until she taps "Got it"."""
+    live_server.app.config["SEAT_RNG_SEED"] = 2026  # a fixed draw: see the first test
+    event_id, ann, me, host, roster = ann_at_the_tables(live_server, phone, 13)
+    ann.add_init_script(RECORD_PHONE)
+    ann.reload()  # recording from here on
+    alert = me.get_by_role("alert")
+    expect(ann.locator("[data-connection]")).to_have_text("Live")
+    table, seat = seats(live_server.app, event_id)["Ann Lee"]
+    if alert.count():  # the first-seat alert, if the reload kept it up: she acknowledges it
+        alert.get_by_role("button", name="Got it").click()
+    expect(alert).to_have_count(0)
+    expect(me.locator(".seat")).to_have_text(f"Table {table}, seat {seat}")
+
+    other = 2 if table == 1 else 1
+    for name in [n for n, (t, _) in seats(live_server.app, event_id).items() if t == other][:2]:
+        host.once("dialog", lambda dialog: dialog.accept())
+        roster.get_by_role("button", name=f"{name} is out").click()
+        expect(roster.locator(".flash")).to_contain_text(f"{name} out in")
+    proposal = roster.locator(".notice", has=host.locator("select[name=mover-1]"))
+    proposal.locator("select[name=mover-1]").select_option(label=f"Ann Lee (seat {seat})")
+    proposal.get_by_role("button", name=f"Move to table {other} seat").click()
+    expect(roster.locator(".flash")).to_contain_text(f"Ann Lee moved to table {other}")
+    _, away = seats(live_server.app, event_id)["Ann Lee"]
+    expect(alert).to_contain_text(f"You moved: Table {other}, Seat {away}")
+    ann.wait_for_function("buzzes.length === 1")
+
+    move_by_the_services(live_server.app, event_id, "Ann Lee", table, seat)
+    expect(alert).to_contain_text(f"You moved: Table {table}, Seat {seat}")
+    expect(me.locator(".seat")).to_have_text(f"Table {table}, seat {seat}")
+    ann.wait_for_function("buzzes.length === 2")
+    screenshot(ann, "seat-moved-back-to-her-old-seat")
+    check_fits(ann, 390)
+
+    ann.reload()  # the alert nobody acknowledged comes back
+    expect(alert).to_contain_text(f"You moved: Table {table}, Seat {seat}")
+    axe(ann, "the you-moved alert after a reload")
+    alert.get_by_role("button", name="Got it").click()
+    expect(alert).to_have_count(0)
+    ann.reload()
+    expect(me.locator(".seat")).to_have_text(f"Table {table}, seat {seat}")
+    ann.wait_for_timeout(500)  # what clock.js asks on load has come back
+    expect(alert).to_have_count(0)
+
+
+def test_r_seat_a_move_made_while_her_page_was_closed_is_told_when_she_opens_it(live_server, phone, screenshot):
+    live_server.app.config["SEAT_RNG_SEED"] = 2026
+    event_id, ann, me, host, roster = ann_at_the_tables(live_server, phone, 13)
+    alert = me.get_by_role("alert")
+    table, seat = seats(live_server.app, event_id)["Ann Lee"]
+    alert.get_by_role("button", name="Got it").click()
+    expect(alert).to_have_count(0)
+    base = live_server.url
+    ann.goto(f"{base}/me")  # the clock page closed
+    other = 2 if table == 1 else 1
+    empty = min(set(range(1, 11)) - {s for t, s in seats(live_server.app, event_id).values() if t == other})
+    move_by_the_services(live_server.app, event_id, "Ann Lee", other, empty)
+    ann.goto(f"{base}/events/{event_id}")
+    expect(alert).to_contain_text(f"You moved: Table {other}, Seat {empty}")
+    screenshot(ann, "seat-moved-while-closed")

@@ -12,6 +12,7 @@ from services.models import Action, Event, Member, Ruling, Venue
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
 from tests.fixtures.host import host_op, seat_players, tap
+from tests.fixtures.pages import words
 from tests.fixtures.phones import join
 from tests.fixtures.rows import entries
 from wiring.extensions import db
@@ -109,7 +110,9 @@ def test_walk_in_by_name_search(client, night):
     sam = db.session.scalar(db.select(Member).where(Member.name == "Sam Stone"))
     assert host_op(client, night, f"walk_in:{sam.id}").status_code == 200
     assert entries(night)["Sam Stone"].status == "playing"
-    assert "Sam Stone" not in client.get(f"/host/events/{night.id}/members?q=sam").get_data(as_text=True)
+    # R-LATE-4: in tonight, shown where he is and never offered again
+    again = words(client.get(f"/host/events/{night.id}/members?q=sam").get_data(as_text=True))
+    assert "Sam Stone in: seats not drawn yet" in again and f"walk_in:{sam.id}" not in again
     assert host_op(client, night, "walk_in:99999").status_code == 422
 
 

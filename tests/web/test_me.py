@@ -178,9 +178,9 @@ def test_r_mem_1_the_host_checks_a_member_in_from_their_card(ann, client, tonigh
     assert ann_member.card_code not in page and "ann@example.com" not in page
     assert card.headers["Referrer-Policy"] == "no-referrer" and card.headers["Cache-Control"] == "private, no-store"
     entry = entries(tonight)["Ann Lee"]
-    # she checked in on her phone: the card offers the host the confirmation and the ID check
+    # she checked in on her phone: the card offers the host the confirmation with the ID check (R-MEM-1)
     assert f'action="/host/events/{tonight.id}/players"' in page
-    assert f'value="confirm:{entry.id}"' in page and f'value="id:{entry.id}"' in page
+    assert f'value="confirm:{entry.id}:id"' in page and "ID checked · Confirm Ann" in page
     # a walk-in with a card: "Check in to <venue>" is the roster's own walk-in
     cy = Member.named(league.id, "Cy Young")
     db.session.add(cy)
@@ -192,7 +192,8 @@ def test_r_mem_1_the_host_checks_a_member_in_from_their_card(ann, client, tonigh
     assert done.status_code == 200 and "Checked in Cy Young" in html(done)
     assert entries(tonight)["Cy Young"].status == "playing"
     assert "In the game" in html(client.get(f"/cards/{cy.card_code}"))
-    host_op(client, tonight, f"id:{entry.id}")
+    host_op(client, tonight, f"confirm:{entry.id}:id")
+    assert entries(tonight)["Ann Lee"].status == "playing"
     assert "Under 21 · photo ID checked" in html(client.get(f"/cards/{ann_member.card_code}"))
 
 
@@ -334,12 +335,13 @@ def test_the_host_gives_a_member_a_one_time_code(ann, app, client, tonight, leag
     assert anonymous.post("/member-codes", data={"member": ann_member.id,
                                                  "csrf_token": csrf_token(anonymous)}).status_code == 401
     login(client, "host", "pw-host")
-    bo = Member.named(league.id, "Bo Bell")  # not in tonight's game: the walk-in search finds him
+    bo = Member.named(league.id, "Bo Bell")  # not in tonight's game: not the host's card to move
     db.session.add(bo)
     db.session.commit()
-    search = html(client.get(f"/host/events/{tonight.id}/members?q=bo"))
+    assert 'form="move-card"' not in html(client.get(f"/host/events/{tonight.id}/members?q=bo"))
+    search = html(client.get(f"/host/events/{tonight.id}/members?q=ann"))  # in tonight's game
     assert 'form="move-card"' in search and 'action="/member-codes"' in search
-    assert f'<button type="submit" form="move-card" name="member" value="{bo.id}"' in search
+    assert f'<button type="submit" form="move-card" name="member" value="{ann_member.id}"' in search
     response = client.post("/member-codes", data={"member": str(ann_member.id), "event": str(tonight.id),
                                                   "csrf_token": csrf_token(client, "/")})
     page = html(response)

@@ -6,6 +6,7 @@ showed), and the host's roster driven by the clock stream's version instead of a
 Players join through the check-in link on their own phones, as on a real night; the rest of the
 field comes in through the host's roster."""
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,18 +16,13 @@ from services.models import Action
 from services.night_snapshot import FINAL_TABLE_ACTION, read_night
 from tests.conftest import login
 from tests.fixtures.host import host_op, tap
-from tests.fixtures.pages import html
+from tests.fixtures.pages import html, words
 from tests.fixtures.phones import join
 from tests.fixtures.roster import bust_out, confirm_arrivals, phone_check_in, player_names, seated_night
 from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 ALERT = 'role="alert"'
-
-
-def words(page):
-    """The page's text with the markup dropped and whitespace collapsed, as a person reads it."""
-    return " ".join(re.sub(r"<[^>]+>", " ", page).split())
 
 
 @pytest.fixture
@@ -147,6 +143,44 @@ def test_the_same_seat_shows_no_alert(field, night):
     for was in (token(ann), f"{ann.table_no}-0{ann.seat_no}", None):
         page = html(me(ann_phone, night, **({"was": was} if was else {})))
         assert ALERT not in page and f"Table {ann.table_no}, seat {ann.seat_no}" in page
+
+
+def test_r_seat_2_moved_twice_back_to_her_old_seat_is_told_again(field, night):
+    """She never tapped "Got it" on her first move, so her phone still sends the seat before it; moved
+    back there, she is told (she may have gone to the seat the alert named), and the alert stays
+    through refreshes until "Got it"."""
+    ann_phone, ann, host = field
+    home, table, seat = token(ann), ann.table_no, ann.seat_no
+    other = 2 if table == 1 else 1
+    move(host, night, ann, other, empty_seat(night, other))
+    away = token(ann)
+    first = html(me(ann_phone, night, was=home))
+    assert ALERT in first and f"was={home}&amp;shown={away}" in first
+    move(host, night, ann, table, seat)
+    assert token(ann) == home
+    back = html(me(ann_phone, night, was=home, shown=away))
+    assert ALERT in back and f"You moved: Table {table}, Seat {seat}" in words(back)
+    assert f"was={home}&amp;shown={home}" in back
+    still = html(me(ann_phone, night, was=home, shown=home))  # the next refresh: the alert stays
+    assert ALERT in still and f"You moved: Table {table}, Seat {seat}" in words(still)
+    got_it = html(me(ann_phone, night, was=home))
+    assert ALERT not in got_it and "shown=" not in got_it
+
+
+@pytest.mark.parametrize("was, shown, final, said", [
+    ("1-3", "3-5", True, "final"),    # moved, then the final table put her back on her old seat
+    ("1-3", "3-5", False, "moved"),   # moved, then balanced back to her old seat
+    ("1-3", "1-3", False, "moved"),   # that alert, refreshed: it stays until "Got it"
+    ("1-3", None, False, None),       # acknowledged, not moved
+    ("1-3", "garbage", False, None),  # a `shown` that is no seat is ignored
+    ("unseated", "2-4", True, "final"),
+    ("garbage", "3-5", True, None),
+])
+def test_r_seat_1_4_an_alert_up_is_never_lost(was, shown, final, said):
+    """live.seats.seat_notice on its own: her seat is now Table 1, Seat 3."""
+    entry = SimpleNamespace(status="playing", table_no=1, seat_no=3)
+    notice = seat_digests.seat_notice(SimpleNamespace(final_table_drawn=final), entry, was, shown)
+    assert (notice.kind if notice else None) == said
 
 
 @pytest.mark.parametrize("was", ["", "abc", "3-", "-7", "3-7-1", "1-99999999", "\uff13-\uff17", "2\u00b2-1",
