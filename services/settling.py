@@ -237,11 +237,15 @@ TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_t
 
 def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
     """R-PTS-1..8: each entry's points (by entry id) from its finishing position and status."""
-    kind = EVENT_TYPES[event.event_type]
     finishes = [Finish(entry.id, entry.position, entry.status) for entry in entries]
-    # R-PTS-8: the night's settings (its snapshot, league.settings) may switch its type's points off.
-    awards = kind.awards_points and event.setting("awards_points", True) is not False
-    return award_points(finishes, high_roller=kind.high_roller, awards_points=awards)
+    return award_points(finishes, high_roller=EVENT_TYPES[event.event_type].high_roller,
+                        awards_points=awards_points(event))
+
+
+def awards_points(event: Event) -> bool:
+    """R-PTS-8: whether the night awards points: its type's rule, which the night's settings (its
+    snapshot, league.settings) may switch off."""
+    return EVENT_TYPES[event.event_type].awards_points and event.setting("awards_points", True) is not False
 
 
 def award_event_points(event: Event) -> None:

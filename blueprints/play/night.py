@@ -130,7 +130,8 @@ def deal(event_id: int):
         entrants = night.entrants
         players = [e for e in entrants if e.id in places.dealt(event, entrants)]
     return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,
-                           ballot=deals.ballot(night), players=players), 422 if error else 200
+                           ballot=deals.ballot(night), players=players, decided=deals.points_decided(night, players)
+                           ), 422 if error else 200
 
 
 # ---- Pre-registration from the player's own phone (R-LATE-3) ----
