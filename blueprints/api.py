@@ -123,9 +123,8 @@ def night_results(event_id: int):
         abort(404, description="this night's results are not settled yet")
     finishers = results.finishers(event)
     ticketed = results.ticketed(event)
-    return _json({"night": _night(event, len(finishers)), "results": [
-        {"position": e.position, "player": e.member.name, "status": e.status, "points": e.points,
-         "prize": e.prize, "monthly_final_ticket": e.member_id in ticketed} for e in finishers]})
+    return _json({"night": _night(event, len(finishers)), "results": [results.result_row(e, ticketed)
+                                                                      for e in finishers]})
 
 
 @bp.route("/openapi.json")
