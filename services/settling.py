@@ -19,7 +19,7 @@ from services.journal import Journal
 from services.leagues import parse_month
 from services.models import Entry, Event, League, Ruling, Ticket, Venue, utcnow
 from services.night_snapshot import NightSnapshot, read_night
-from services.places import dealt as dealt_counts
+from services.night_snapshot import dealt as dealt_counts
 from services.places import place
 from services.prereg import remove_absentees
 from wiring.extensions import db
