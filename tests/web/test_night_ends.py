@@ -108,6 +108,18 @@ def test_r_pts_the_phone_and_the_big_screen_show_the_result_instead_of_the_level
         assert f'href="/events/{night.id}/results"' in text
 
 
+def test_r_pts_1_the_screens_result_is_the_top_10_the_results_page_has_the_rest(client, night):
+    fill(client, night, 12)
+    for n in range(11, 0, -1):
+        bust_out(night, f"Player {n:02d}")
+    settle_night(night)
+    result = clock(client, night)["result"]
+    assert [r["position"] for r in result] == list(range(1, 11))  # nobody below 10th was paid or ticketed
+    assert [r["player"] for r in result][:2] == ["Player 00", "Player 01"]
+    everyone = client.get(f"/api/events/{night.id}/results").get_json()["results"]
+    assert len(everyone) == 12 and everyone[:10] == result
+
+
 def test_the_settled_nights_clock_answers_as_its_openapi_document_says(app, client, won):
     settle_night(won)
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
