@@ -123,9 +123,8 @@ def night_results(event_id: int):
         abort(404, description="this night's results are not settled yet")
     finishers = results.finishers(event)
     ticketed = results.ticketed(event)
-    return _json({"night": _night(event, len(finishers)), "results": [
-        {"position": e.position, "player": e.member.name, "status": e.status, "points": e.points,
-         "prize": e.prize, "monthly_final_ticket": e.member_id in ticketed} for e in finishers]})
+    return _json({"night": _night(event, len(finishers)), "results": [results.result_row(e, ticketed)
+                                                                      for e in finishers]})
 
 
 @bp.route("/openapi.json")
@@ -222,12 +221,21 @@ def document() -> dict[str, Any]:
         "/api/time": {"get": {"summary": "The server's clock in epoch ms (R-CLOCK-3).", "responses": {
             "200": _answer("The server's time.", _object({"server_time_ms": _INT}))}}},
         "/api/events/{event_id}/clock": _get(
-            "The live clock of a night (R-CLOCK-1..4).", [_EVENT_ID],
-            _answer("The clock payload every phone reads.", _object(
+            "The live clock of a night (R-CLOCK-1..4); once it is settled, its result.", [_EVENT_ID],
+            _answer("The clock payload every phone reads. A settled night's clock has stopped (`running` and "
+                    "`registration_open` false, `settled` true) and `result` holds what every screen shows in "
+                    "its place: the top 10 and everyone paid or given a Monthly Final ticket, in finishing "
+                    "order (the whole field is at `/api/events/{event_id}/results`). `prizes` are the prizes "
+                    "by place as paid: after an agreed deal (R-PAY-2), its shares in the places it fixed.",
+                    _object(
                 {"event_id": _INT, "version": _INT, "server_time_ms": _INT, "level": {"type": ["integer", "null"]},
                  "running": {"type": "boolean"}, "started": {"type": "boolean"}, "remaining_ms": _INT,
-                 "players_left": _COUNT, "state": {"type": "object"}, "structure": {"type": "array"}},
-                required=["event_id", "version", "server_time_ms", "running", "started", "state", "structure"],
+                 "registration_open": {"type": "boolean"}, "players_left": _COUNT,
+                 "prizes": {"type": "array", "items": _COUNT}, "settled": {"type": "boolean"},
+                 "result": {"type": ["array", "null"], "items": _ref("Result")},
+                 "state": {"type": "object"}, "structure": {"type": "array"}},
+                required=["event_id", "version", "server_time_ms", "running", "started", "registration_open",
+                          "prizes", "settled", "result", "state", "structure"],
                 closed=False)), 404),
         "/api/leagues": {"get": {"summary": "Every league on this server.", "responses": {
             "200": _answer("The leagues by name.", _object({"leagues": {"type": "array", "items": _ref("League")}}))}}},

@@ -8,13 +8,15 @@ House decision: a deal is offered to 2 to MAX_DEAL_PLAYERS players (R-PAY-2: the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from league import payouts
 from league.icm import icm
 from league.numbers import is_whole
-from league.points import rank_by_chips
+from league.points import position_points, rank_by_chips, round_half_up
 from league.statuses import DealStatus
 
 # R-PAY-2 deals are made at the final table; ICM's exact computation doubles in cost with
@@ -43,6 +45,35 @@ def deal_positions(chip_counts: Mapping[Hashable, int], players_left: int) -> di
         )
     _check_counts(chip_counts)
     return rank_by_chips(chip_counts)
+
+
+def count_problem(counted: int, chips_in_play: int) -> str | None:
+    """Whether a deal's chip count adds up to the chips in play (R-CHIP-3, R-PTS-7): the count fixes
+    the points positions, so a typo in it (a 0 too many, a stack missed) would fix them wrongly.
+    None when it adds up; else the difference in words for the host, who counts again or confirms
+    the difference with a reason (a ruling, R-MEM-2)."""
+    if counted == chips_in_play:
+        return None
+    more = "more" if counted > chips_in_play else "fewer"
+    return (f"The counts add up to {counted:,} chips, {abs(counted - chips_in_play):,} {more} than the "
+            f"{chips_in_play:,} in play (R-CHIP-3): count again, or give the reason for the difference.")
+
+
+def deal_points(chip_counts: Mapping[Hashable, int], field_size: int, *, high_roller: bool = False,
+                awards_points: bool = True) -> dict[Hashable, tuple[int, int]]:
+    """What a deal decides on a night without prizes (R-PTS-7): each player's (position, points)
+    from the chip count, most chips 1st; equal counts share the positions they cover and the mean
+    of their points, halves up (R-PTS-6). `field_size`: the night's participants (R-PTS-5); points
+    are 0 where the event awards none (R-PTS-8)."""
+    positions = rank_by_chips(chip_counts)
+    sharing = Counter(positions.values())
+    decided = {}
+    for key, first in positions.items():
+        covered = range(first, first + sharing[first])
+        points = round_half_up(Fraction(sum(position_points(p, field_size, high_roller) for p in covered),
+                                        len(covered))) if awards_points else 0
+        decided[key] = (first, points)
+    return decided
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,24 @@ def prizes_for(
     return {key: prizes.get(key, 0) for key in positions}
 
 
+def prizes_as_paid(ladder: Sequence[int], deal_shares: Sequence[int]) -> list[int]:
+    """The night's prizes by place as paid once a deal is agreed (R-PAY-1, R-PAY-2, R-PTS-7).
+
+    The chip count fixed the deal's players in the top places (R-PTS-7), most chips best, and a
+    split never gives a larger stack a smaller share, so the places they took are paid their shares
+    largest first; the places below are paid from `ladder` (the players out before the deal). The
+    deal shares out the unpaid prizes among every player left, so it may pay more places than the
+    ladder did (four players sharing three prizes). Without a deal (no shares) this is the ladder;
+    with no ladder (a free night) there is no money to show, whatever the deal decided.
+    """
+    if not ladder:
+        return []
+    paid = sorted(deal_shares, reverse=True) + list(ladder[len(deal_shares):])
+    while paid and paid[-1] == 0:  # a share of nothing is no prize
+        paid.pop()
+    return paid
+
+
 def chip_chop(stacks: Sequence[int], prizes: Sequence[int]) -> list[float]:
     """Chip-chop deal: each player's share of the unpaid prize money (R-PAY-2).
 

@@ -110,6 +110,7 @@ class RulingKind(StrEnum):
     LATE_ENTRY_OVERRIDE = "late_entry_override"  # R-LATE-1: let in after registration closed
     FINAL_ENTRY_OVERRIDE = "final_entry_override"  # R-QUAL-3..5: into a final without qualifying
     RESULT_CORRECTION = "result_correction"  # R-MEM-2: a settled night's results corrected
+    DEAL_COUNT = "deal_count"  # R-CHIP-3, R-PTS-7: a deal's chip count that differs from the chips in play
 
 
 class ReentryMode(StrEnum):

@@ -19,7 +19,7 @@ from wiring.extensions import db
 
 # The payload's keys a stream message carries: what clock.js cannot derive from state + structure.
 STREAMED = ("event_id", "version", "server_time_ms", "state", "shot", "players_left", "average_stack", "seats",
-            "prizes", "structure_digest")
+            "prizes", "structure_digest", "settled")
 
 
 def render_clock(event_id: int) -> tuple[int, bytes]:
@@ -40,10 +40,12 @@ def clock_message(event: Event, clock: dict | None = None, *, structure: bool = 
 
 def stream_json(event: Event, clock: dict, *, structure: bool = False) -> str:
     """R-CLOCK-3, R-PAY-1: one line of JSON for the stream: the `STREAMED` keys of `clock` (the payload,
-    or the part of it a stream carries: live/payload.py `streamed`), the prize ladder as the page
-    shows it (`ladder`, rendered once here, not by every phone) and, with `structure`, the blind
-    structure itself."""
+    or the part of it a stream carries: live/payload.py `streamed`), a settled night's result, the
+    prize ladder as the page shows it (`ladder`, rendered once here, not by every phone) and, with
+    `structure`, the blind structure itself."""
     lean = {key: clock[key] for key in STREAMED}
+    if clock["settled"]:  # the result in the clock's place (a night's last messages only: the rest go without)
+        lean["result"] = clock["result"]
     lean["ladder"] = ladder(event, clock["prizes"], clock["pool_shares"])
     if structure:
         lean["structure"] = clock["structure"]

@@ -1,14 +1,15 @@
 """The clock payload every live screen reads (R-CLOCK-1..4, R-CHIP-3, R-SEAT)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import current_app, render_template
 
 from league import clock
+from league.statuses import EventStatus
 from live import seats
-from services import pool_shares
+from services import pool_shares, results
 from services.clocks import now_ms, state_of, structure_digest, structure_json, structure_of, with_registration_close
 from services.journal import NOT_JOURNALLED
 from services.models import Event
@@ -30,6 +31,8 @@ def clock_payload(event: Event, at_ms: int | None = None, *, field_version: int 
     """
     at_ms = now_ms() if at_ms is None else at_ms
     v = with_registration_close(event, clock.view(structure_of(event), state_of(event), at_ms))
+    if event.status == EventStatus.SETTLED:  # R-CLOCK-3: the night is over, whatever a clock stored before said
+        v = replace(v, running=False, registration_open=False)
     nxt = v.next_item
     return {
         "level": v.level_number, "index": v.index, "is_break": v.is_break, "break_label": v.break_label,
@@ -66,6 +69,9 @@ def streamed(event: Event, at_ms: int | None = None, *, field_version: int | Non
                 "length_s": rule.length_s, "warning_s": rule.warning_s, "count_s": rule.count_s}
     return {
         "event_id": event.id, "version": state.version, "server_time_ms": now_ms() if at_ms is None else at_ms,
+        # The night is over: every screen shows its result (the places, points, prizes as paid and
+        # tickets: services.results.board) instead of the clock.
+        "settled": part["result"] is not None, "result": part["result"],
         "players_left": part["players_left"],
         "seats": part["seats"],
         "average_stack": part["average_stack"],
@@ -92,8 +98,9 @@ class _Kept:
 
 
 def field_part(event: Event, version: int, night: NightSnapshot | None = None) -> dict[str, Any]:
-    """R-PTS-5, R-CHIP-3, R-PAY-1, R-SEAT-1..4: the payload's part that only the field changes (players
-    left, the seat digest, the average stack, the prize table), as of the event's `version`.
+    """R-PTS-5, R-CHIP-3, R-PAY-1/2, R-SEAT-1..4: the payload's part that only the field changes (players
+    left, the seat digest, the average stack, the prizes as paid, a settled night's result), as of the
+    event's `version`.
 
     Every write to a night's entries, bonus chips or journal moves its version on (lock_event), and
     a clock tap moves it on without touching them (`carry`): so this process reads the field (three
@@ -108,7 +115,8 @@ def field_part(event: Event, version: int, night: NightSnapshot | None = None) -
     night = read_night(event) if night is None else night
     _, average = night.chip_count()
     part = {"players_left": night.players_left, "seats": seats.seat_digest(night),
-            "average_stack": average, "prizes": tuple(night.prizes)}
+            "average_stack": average, "prizes": tuple(night.prizes),
+            "result": results.board(night) if event.status == EventStatus.SETTLED else None}
     # The league's settings count only if reading the field read them (a night without the settings'
     # snapshot, a final's kind): when the league was loaded already, it is counted to be safe.
     league = _league_inputs(event) if had_league or "league" in event.__dict__ else None

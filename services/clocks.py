@@ -126,6 +126,9 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     """
     if event.status == EventStatus.CANCELLED:
         raise ValueError("This night was cancelled: its clock can't run (undo the cancellation first).")
+    if event.status == EventStatus.SETTLED:
+        raise ValueError("This night is settled: its clock has stopped. To play on, undo the settle on the "
+                         "Players tab first.")
     state = state_of(event)
     if seen_version != state.version:
         raise StaleClock()
@@ -157,6 +160,19 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     for key, value in values.items():
         set_committed_value(event, key, value)
     return new
+
+
+def stop(event: Event) -> None:
+    """R-CLOCK-3: the night is over (settling it): a running clock stops where it stands, as a pause
+    would, and a called clock goes, inside the caller's action (its lock moved the version on
+    already, so every screen hears of it). Undo never starts it again (the journal leaves the clock
+    alone): a night reopened waits for the host's Resume, its levels where they stopped."""
+    state = state_of(event)
+    if state.running_since_ms is not None:
+        stopped = clock.pause(structure_of(event), state, now_ms())
+        event.clock_index, event.clock_item_elapsed_ms = stopped.index, stopped.item_elapsed_ms
+        event.clock_running_since_ms = None
+    event.shot_started_ms = event.shot_seat = None
 
 
 def set_structure(event: Event, structure: structures.Structure, seen_version: int) -> None:

@@ -3,12 +3,14 @@ result."""
 from __future__ import annotations
 
 from league import deals
-from league.statuses import DealMethod, DealStatus, EntryStatus
-from services import Refused
+from league.events import EVENT_TYPES
+from league.statuses import DealMethod, DealStatus, EntryStatus, RulingKind
+from services import MAX_REASON_LENGTH, Overridable, Refused, settling, typed_text
 from services.journal import Journal
-from services.models import Entry, Event
+from services.models import Entry, Event, Ruling
 from services.night_snapshot import NightSnapshot, read_night
 from services.places import place
+from wiring.extensions import db
 
 
 def deal_offer(night: NightSnapshot) -> deals.DealOffer | None:
@@ -20,9 +22,24 @@ def deal_offer(night: NightSnapshot) -> deals.DealOffer | None:
     return deals.deal_offers(counts, night.prizes[:len(players)])
 
 
-def open_deal(night: NightSnapshot, counts: dict[Entry, int | None], method: str, journal: Journal) -> None:
+def points_decided(night: NightSnapshot, players: list[Entry]) -> dict[int, tuple[int, int]]:
+    """R-PTS-7: on a night without prizes, what a deal of `players` decides: each one's (position,
+    points) by entry id from the chip count. Empty on a night with prizes (the split says what the
+    deal decides), or when a count is missing."""
+    counts = {e.id: e.chips_at_deal for e in players}
+    if night.prizes or not counts or any(c is None for c in counts.values()):
+        return {}
+    event = night.event
+    return deals.deal_points(counts, len(night.entrants), high_roller=EVENT_TYPES[event.event_type].high_roller,
+                             awards_points=settling.awards_points(event))
+
+
+def open_deal(night: NightSnapshot, counts: dict[Entry, int | None], method: str, journal: Journal, *,
+              difference_reason: str = "", user_id: int | None = None) -> None:
     """R-PTS-7, R-PAY-2: the final table wants a deal: take the chip count now and put the split to
-    an anonymous ballot on the remaining players' phones."""
+    an anonymous ballot on the remaining players' phones. R-CHIP-3: the count adds up to the chips in
+    play, or the host gives the reason for the difference (`difference_reason`, recorded as a ruling
+    by `user_id`, R-MEM-2); without one it is refused, overridably."""
     event = night.event
     players = night.deal_players
     if event.deal_status == DealStatus.OPEN:
@@ -37,6 +54,16 @@ def open_deal(night: NightSnapshot, counts: dict[Entry, int | None], method: str
         deals.deal_offers({e.id: c for e, c in counts.items()}, night.prizes[:len(players)])
     except ValueError as problem:
         raise Refused(str(problem)) from None
+    in_play, _ = night.chip_count()
+    if (problem := deals.count_problem(sum(counts.values()), in_play)) is not None:
+        if not difference_reason.strip():
+            raise Overridable(problem)
+        reason = typed_text(difference_reason, MAX_REASON_LENGTH, "the reason")
+        # Append-only (R-MEM-2): an Undo of the deal leaves the ruling on the record, as a bonus override's.
+        db.session.add(Ruling(league_id=event.league_id, event_id=event.id, user_id=user_id,
+                              kind=RulingKind.DEAL_COUNT, rule_id="R-CHIP-3", reason=reason,
+                              detail={"counted": sum(counts.values()), "in_play": in_play,
+                                      "counts": {e.member.name: c for e, c in counts.items()}}))
     journal.touch(event)
     event.deal_status, event.deal_method = DealStatus.OPEN, method
     for entry, chips_counted in counts.items():

@@ -21,7 +21,7 @@ from sqlalchemy.orm import defer, joinedload
 
 from league import chips, late_entry, payouts, pools, seating
 from league.finishing import positions_provisional
-from league.statuses import FIELD, STACK_IN_PLAY, STILL_IN, EntryStatus, EventStatus
+from league.statuses import FIELD, STACK_IN_PLAY, STILL_IN, DealStatus, EntryStatus, EventStatus
 from services import clocks, pool_shares
 from services.field import stack_of, starting_stack
 from services.journal import Journal
@@ -146,7 +146,17 @@ class NightSnapshot:
         as it stands. Paid places count players; the pool counts every buy-in, re-entries and rebuys
         included. R-FIN: a Top-10 Shoot-out's prizes are fixed (1st $1,000, 2nd $500), whatever the
         field. R-PAY-3: a Monthly Final's pool also holds the shares its month's buy-ins put into it
-        (services.pool_shares, the figure the organiser's ledger shows), once someone has taken a seat."""
+        (services.pool_shares, the figure the organiser's ledger shows), once someone has taken a seat.
+        R-PAY-2: once a deal is agreed, the places its players took are paid their shares, not the
+        ladder's (payouts.prizes_as_paid): every screen shows what is paid."""
+        ladder = self._ladder()
+        placed = dealt(self.event, self.entries)
+        if not placed:
+            return ladder
+        return payouts.prizes_as_paid(ladder, [e.prize for e in self.entries if e.id in placed])
+
+    def _ladder(self) -> list[int]:
+        """R-PAY-1, R-PAY-3, R-FIN: the prize ladder for the field as it stands, before any deal."""
         event = self.event
         if fixed := payouts.fixed_prizes(event.event_type):
             return list(fixed)
@@ -248,6 +258,15 @@ class NightSnapshot:
             return found
         return db.session.scalar(db.select(Action).options(defer(Action.changes)).where(
             Action.event_id == self.event.id, Action.undone_at.is_(None)).order_by(Action.id.desc()).limit(1))
+
+
+def dealt(event: Event, entries: list[Entry]) -> dict[int, int]:
+    """R-PTS-7: the chip counts of the players an agreed deal placed (empty without one): those still
+    in when it was agreed, so never a player who busted or was disqualified."""
+    if event.deal_status != DealStatus.AGREED:
+        return {}
+    return {e.id: e.chips_at_deal for e in entries if e.status in FIELD and e.status != EntryStatus.DQ
+            and e.bust_hand is None and e.chips_at_deal is not None}
 
 
 def read_night(event: Event) -> NightSnapshot:

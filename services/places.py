@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from league.finishing import Disqualification, Finishing, Hand, Step, finishing_positions
-from league.statuses import FIELD, PARTICIPANT_STATUSES, DealStatus, EntryStatus
+from league.statuses import FIELD, PARTICIPANT_STATUSES, EntryStatus
 from services import Refused
 from services.journal import Journal
 from services.models import Entry, Event
+from services.night_snapshot import dealt
 
 if TYPE_CHECKING:
     from services.night_snapshot import NightSnapshot
@@ -59,14 +60,6 @@ class Record:
     field: tuple[int, ...]
     steps: tuple[Step, ...]
     deal: dict[int, int] | None
-
-
-def dealt(event: Event, entries: list[Entry]) -> dict[int, int]:
-    """R-PTS-7: the chip counts of the players an agreed deal placed (empty without one)."""
-    if event.deal_status != DealStatus.AGREED:
-        return {}
-    return {e.id: e.chips_at_deal for e in entries if e.status in FIELD and e.status != EntryStatus.DQ
-            and e.bust_hand is None and e.chips_at_deal is not None}
 
 
 def record_of(event: Event, entries: list[Entry]) -> Record:

@@ -6,6 +6,7 @@ import datetime as dt
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, insert
 from sqlalchemy.orm import joinedload, selectinload
@@ -18,6 +19,9 @@ from league.statuses import ON_THEIR_PHONE, PARTICIPANT_STATUSES, EventStatus
 from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
 from services.settling import settle_tickets
 from wiring.extensions import db
+
+if TYPE_CHECKING:
+    from services.night_snapshot import NightSnapshot
 
 
 @dataclass(frozen=True)
@@ -161,6 +165,28 @@ def finishers(event: Event) -> list[Entry]:
 def ticketed(event: Event) -> set[int]:
     """R-QUAL-1/2: the members whose Monthly Final ticket came from this event."""
     return set(db.session.scalars(db.select(Ticket.member_id).where(Ticket.event_id == event.id)))
+
+
+def result_row(entry: Entry, ticketed: set[int]) -> dict[str, Any]:
+    """R-PTS, R-PAY-1/2, R-QUAL-1/2: one finisher of a settled night as the API and the live screens
+    give it: place, name, status, points, prize as paid and whether it earned a Monthly Final ticket."""
+    return {"position": entry.position, "player": entry.member.name, "status": entry.status, "points": entry.points,
+            "prize": entry.prize, "monthly_final_ticket": entry.member_id in ticketed}
+
+
+# The places a live screen's result shows however the night went (R-PTS-1's top 10: the final table).
+BOARD_TOP = 10
+
+
+def board(night: NightSnapshot) -> list[dict[str, Any]]:
+    """R-PTS, R-PAY-1/2, R-QUAL-1/2: a settled night's result as the big screen and every phone show
+    it once play is over: the top 10, and everyone else paid a prize or given a Monthly Final ticket,
+    in finishing order (`result_row`s; the results page has the whole field)."""
+    ticket_holders = ticketed(night.event)
+    shown = [e for e in night.entries if e.status in PARTICIPANT_STATUSES and e.position is not None and (
+        e.position <= BOARD_TOP or e.prize or e.member_id in ticket_holders)]
+    shown.sort(key=lambda e: (e.position, e.member.name.casefold()))
+    return [result_row(e, ticket_holders) for e in shown]
 
 
 def member_live_entry(member: Member, since: dt.date) -> Entry | None:

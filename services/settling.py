@@ -14,24 +14,24 @@ from league.finishing import Disqualification, Hand
 from league.points import Finish, award_points
 from league.qualify import EventResult, monthly_tickets
 from league.statuses import FIELD, PARTICIPANT_STATUSES, WAITING, DealStatus, EntryStatus, EventStatus, RulingKind
-from services import MAX_REASON_LENGTH, Refused, places, typed_text
+from services import MAX_REASON_LENGTH, Refused, clocks, places, typed_text
 from services.journal import Journal
 from services.leagues import parse_month
 from services.models import Entry, Event, League, Ruling, Ticket, Venue, utcnow
 from services.night_snapshot import NightSnapshot, read_night
-from services.places import dealt as dealt_counts
+from services.night_snapshot import dealt as dealt_counts
 from services.places import place
 from services.prereg import remove_absentees
 from wiring.extensions import db
 
 
 def settle(night: NightSnapshot, journal: Journal) -> None:
-    """Settle the night once one player remains (or a deal was agreed): the winner takes 1st,
-    pre-registered no-shows leave the field (R-LATE-3), every position is placed from the field as it
-    finally stands (R-PTS-5..7, services.places), then points (R-PTS), prizes for cash nights
-    (R-PAY-1), and the month's tickets settled again in date order (R-QUAL-1/2). A settled night is
-    corrected with `correct`. Whatever state the night is in, the answer is a settled night or
-    Refused saying what to fix first."""
+    """Settle the night once one player remains (or a deal was agreed): the clock stops (R-CLOCK-3:
+    the night is over), the winner takes 1st, pre-registered no-shows leave the field (R-LATE-3),
+    every position is placed from the field as it finally stands (R-PTS-5..7, services.places), then
+    points (R-PTS), prizes for cash nights (R-PAY-1), and the month's tickets settled again in date
+    order (R-QUAL-1/2). A settled night is corrected with `correct`. Whatever state the night is in,
+    the answer is a settled night or Refused saying what to fix first."""
     event = night.event
     entries = night.entries
     playing = [e for e in entries if e.status == EntryStatus.PLAYING]
@@ -61,6 +61,7 @@ def settle(night: NightSnapshot, journal: Journal) -> None:
         raise Refused(f"The night can't be settled yet: {len(finished.still_in)} players have no finishing "
                       "position. Record who went out (Undo takes back the last action), then settle again.")
     event.status, event.settled_at = EventStatus.SETTLED, utcnow()
+    clocks.stop(event)  # the night is over: no screen counts levels for it any more
     try:
         _award(night, journal)
     except ValueError as problem:
@@ -237,11 +238,15 @@ TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_t
 
 def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
     """R-PTS-1..8: each entry's points (by entry id) from its finishing position and status."""
-    kind = EVENT_TYPES[event.event_type]
     finishes = [Finish(entry.id, entry.position, entry.status) for entry in entries]
-    # R-PTS-8: the night's settings (its snapshot, league.settings) may switch its type's points off.
-    awards = kind.awards_points and event.setting("awards_points", True) is not False
-    return award_points(finishes, high_roller=kind.high_roller, awards_points=awards)
+    return award_points(finishes, high_roller=EVENT_TYPES[event.event_type].high_roller,
+                        awards_points=awards_points(event))
+
+
+def awards_points(event: Event) -> bool:
+    """R-PTS-8: whether the night awards points: its type's rule, which the night's settings (its
+    snapshot, league.settings) may switch off."""
+    return EVENT_TYPES[event.event_type].awards_points and event.setting("awards_points", True) is not False
 
 
 def award_event_points(event: Event) -> None:

@@ -32,5 +32,6 @@ def hand_the_phone(event_id: int, entry_id: int):
     night = read_night(event)
     entry = _voter(night, entry_id)
     offer = deals.deal_offer(night) if entry is not None and event.deal_method else None
-    return render_template("host/ballot.html", event=event, entry=entry, offer=offer, players=night.deal_players,
-                           cast=cast, error=error), 422 if error else 200
+    players = night.deal_players
+    return render_template("host/ballot.html", event=event, entry=entry, offer=offer, players=players,
+                           decided=deals.points_decided(night, players), cast=cast, error=error), 422 if error else 200

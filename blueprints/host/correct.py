@@ -9,9 +9,9 @@ from blueprints import host_action, is_htmx, page_or_fragment
 from blueprints.forms import blank_or_whole_number
 from blueprints.host.base import bp, my_event
 from league.statuses import EntryStatus, EventStatus, RulingKind
-from services import Refused, journal, places, results, settling
+from services import Refused, journal, results, settling
 from services.models import Entry, Event, Ruling
-from services.night_snapshot import read_night
+from services.night_snapshot import dealt, read_night
 from wiring.extensions import db
 
 STATUS_WORDS = {EntryStatus.PLAYED: "Played", EntryStatus.DQ: "Disqualified", EntryStatus.NO_SHOW: "No-show"}
@@ -25,7 +25,7 @@ def _rows(event: Event) -> tuple[list[tuple[Entry, settling.Fix]], set[int]]:
     order = settling.elimination_order(night)
     rows = [(e, order[e.id]) for e in entries if e.id in order]
     rows.sort(key=lambda row: (row[0].position is None, row[0].position or 0, row[0].member.name.casefold()))
-    return rows, set(places.dealt(event, entries))
+    return rows, set(dealt(event, entries))
 
 
 def _page(event: Event, status: int = 200, error: str | None = None, message: str | None = None):

@@ -98,13 +98,15 @@ class Override(NamedTuple):
     label: str
 
 
-# R-LATE-1 late entry, R-CHIP-2 a bonus outside its window, R-QUAL-3..5 a final's entry: what each
-# override re-posts.
+# R-LATE-1 late entry, R-CHIP-2 a bonus outside its window, R-QUAL-3..5 a final's entry, R-CHIP-3 a
+# deal's count that differs from the chips in play: what each override re-posts (a name ending in "-"
+# stands for every field it starts: each player's count).
 OVERRIDES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "walk_in": ((), "reason", "Let them in anyway"),
     "join": (("name", "adult", "under_21"), "reason", "Let them in anyway"),
     "bonus": (("bonus_entry", "kind"), "why", "Give the bonus anyway"),
     "prereg": ((), "reason", "Pre-register anyway"),  # R-QUAL-3..5: a final's non-qualifier
+    "deal": (("deal-", "method"), "count_reason", "Put it to the vote with these counts"),
 }
 
 
@@ -113,7 +115,8 @@ def _override(op: str, form: Form) -> Override | None:
     if op not in OVERRIDES:
         return None
     names, field_name, label = OVERRIDES[op]
-    return Override([(name, value) for name in names for value in form.getlist(name)], field_name, label)
+    posted = [name for name in form if name in names or any(n.endswith("-") and name.startswith(n) for n in names)]
+    return Override([(name, value) for name in posted for value in form.getlist(name)], field_name, label)
 
 
 def _players(night: NightSnapshot, error: str | None = None, message: str | None = None, status: int = 200,
@@ -394,11 +397,13 @@ def _bonus_all(night: NightSnapshot, arg: str, form: Form, log: journal.Journal)
 
 @roster_action("deal")
 def _deal(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
-    """R-PTS-7, R-PAY-2: the chip count of every remaining player, and the split put to their vote."""
+    """R-PTS-7, R-PAY-2: the chip count of every remaining player, and the split put to their vote;
+    R-CHIP-3: a count that differs from the chips in play only with the host's reason (a ruling)."""
     counts = {entry: blank_or_whole_number(form.get(f"deal-{entry.id}"),
                                            f"Give {entry.member.name}'s chips as a whole number.")
               for entry in night.deal_players}
-    deals.open_deal(night, counts, form.get("method", ""), log)
+    deals.open_deal(night, counts, form.get("method", ""), log, difference_reason=form.get("count_reason", ""),
+                    user_id=current_user.id)
     return "Deal put to the vote"
 
 

@@ -14,10 +14,10 @@ from league import statuses
 from live import qr
 from live.announce import announce
 from live.payload import clock_payload
-from services import Refused, cancelling, checkin, deals, field, journal, members, places
+from services import Refused, cancelling, checkin, deals, field, journal, members
 from services import prereg as preregistration
 from services.models import Event
-from services.night_snapshot import read_night
+from services.night_snapshot import dealt, read_night
 from wiring.extensions import db, limiter
 
 
@@ -130,9 +130,10 @@ def deal(event_id: int):
     offer = deals.deal_offer(night) if on_ballot and event.deal_method else None
     if not (players := night.deal_players):  # agreed: the players the deal placed
         entrants = night.entrants
-        players = [e for e in entrants if e.id in places.dealt(event, entrants)]
+        players = [e for e in entrants if e.id in dealt(event, entrants)]
     return render_template("play/deal.html", event=event, entry=entry, offer=offer, error=error,
-                           ballot=deals.ballot(night), players=players), 422 if error else 200
+                           ballot=deals.ballot(night), players=players, decided=deals.points_decided(night, players)
+                           ), 422 if error else 200
 
 
 # ---- Pre-registration from the player's own phone (R-LATE-3) ----

@@ -27,6 +27,8 @@ function clockTime(ms) {
   return hours ? `${hours}:${pad2(minutes)}:${pad2(seconds % 60)}` : `${minutes}:${pad2(seconds % 60)}`;
 }
 const chips = amount => amount == null ? "–" : String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+const ordinal = n => n == null ? "–"
+  : n + (n % 100 >= 10 && n % 100 <= 20 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
 const serverNow = () => Date.now() + (offsetMs || 0);
 
 // league/clock.py view() and helpers, on a [data-clock] payload (`clock`).
@@ -126,6 +128,28 @@ function paint(element, clock, view, shot) {
   classes.toggle("is-long", time.length > 5);
 }
 
+// A settled night's result in the clock's place (R-PTS, R-PAY-1/2, R-QUAL-1/2), drawn as
+// live/_result.html draws it: once per version, as text (a name is never markup).
+function resultRow(row) {
+  const item = document.createElement("li");
+  const part = (name, text) => Object.assign(document.createElement("span"), { className: name, textContent: text });
+  const facts = [row.status === "dq" ? "disqualified" : `${chips(row.points)} pts`];
+  if (row.prize) facts.push("$" + chips(row.prize));
+  if (row.monthly_final_ticket) facts.push("Final ticket");
+  item.append(part("result-place", ordinal(row.position)), " ", part("result-name", row.player), " ",
+    part("result-facts", facts.join(" · ")));
+  return item;
+}
+function paintResult(element, clock) {
+  element.classList.toggle("is-settled", !!clock.settled);
+  const box = element.querySelector('[data-field="result"]');
+  if (box) box.hidden = !clock.settled;
+  const list = box?.querySelector("[data-result-list]");
+  if (!clock.settled || !list || list.dataset.version === String(clock.version)) return;
+  list.dataset.version = clock.version;
+  list.replaceChildren(...(clock.result || []).map(resultRow));
+}
+
 // R-CLOCK-2: beeps (once a tap has unlocked Web Audio) and buzzes, only with sound on; `always`
 // buzzes anyway (a seat move matters more than a level). Notes: [Hz, ms].
 const TONES = {
@@ -179,6 +203,8 @@ function tick() {
   for (const element of findAll("[data-clock]")) {
     const clock = element._clock;
     if (!clock) continue;
+    paintResult(element, clock);
+    if (clock.settled) continue;   // the night is over: no level counts, no alarm sounds
     const view = derive(clock, at);
     const shot = shotView(clock.shot, at);
     paint(element, clock, view, shot);
@@ -202,6 +228,7 @@ function takeClock(clock) {
   }
   newestClock[clock.event_id] = clock;
   checkSeats(clock);
+  if (clock.settled && old && !old.settled) refreshMyEntry();   // this phone's own place, points and prize
   return clock;
 }
 function adoptFragments() {

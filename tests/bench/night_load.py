@@ -981,7 +981,8 @@ def ballots(night: Night, opts) -> None:
         if not night.page.first("deal") or len(playing) < 2:
             raise RuntimeError(f"no deal to put to the vote with {len(playing)} players left")
         stacks = {f"deal-{entry}": str(night.rng.randrange(1, 60) * 1000) for entry, _ in playing}
-        night.act("deal", "deal", {**stacks, "method": "icm"})
+        # Random stacks rarely add up to the chips in play (R-CHIP-3): the host's reason lets them stand.
+        night.act("deal", "deal", {**stacks, "method": "icm", "count_reason": "Counted at random by the bench"})
         for k, (entry, _) in enumerate(playing):
             night.ballot_vote(entry, yes=k < len(playing) - 1)
             cast += 1

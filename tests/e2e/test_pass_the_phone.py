@@ -24,7 +24,7 @@ def test_r_pay_2_a_player_without_a_phone_votes_on_the_hosts(live_server, phone,
     roster = host.locator("#players")
     roster.locator("summary", has_text="Deal at the final table").click()
     deal = roster.locator("details.deal")
-    for name, chips in [("Ann Lee", "50000"), ("Bea Park", "30000"), ("Cal Dunn", "20000")]:
+    for name, chips in [("Ann Lee", "15000"), ("Bea Park", "9000"), ("Cal Dunn", "6000")]:
         deal.get_by_label(name).fill(chips)
     deal.get_by_label("Split").select_option(label="Chip-chop")
     deal.get_by_role("button", name="Put the deal to the vote").click()

@@ -206,13 +206,13 @@ def test_r_pts_7_a_deals_players_stay_as_agreed_and_the_others_are_corrected(app
     check_in_players(night, [f"Early {n}" for n in range(3)])
     for n in range(3):
         bust_out(night, f"Early {n}")
-    put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000}, "chip_chop")
+    put_to_vote(client, night, {"Ann": 30_000, "Bob": 18_000, "Cat": 12_000}, "chip_chop")  # R-CHIP-3: 6 × 10,000
     for name in ("Ann", "Bob", "Cat"):
         vote(phones[name], night, True)
     assert host_op(client, night, "settle").status_code == 200
     rows, _, _ = state(night)
     page = client.get(f"/host/events/{night.id}/correct").get_data(as_text=True)
-    assert "Placed by the deal (50,000 chips): stays as agreed." in page
+    assert "Placed by the deal (30,000 chips): stays as agreed." in page
     refused = correct(client, night, hand__Ann="1")
     assert refused.status_code == 422 and "placed by the deal" in refused.get_data(as_text=True)
     fixed = correct(client, night, hand__Early_0="2", hand__Early_1="1")

@@ -43,7 +43,7 @@ def test_r_pay_2_one_no_voids_the_deal(client, night, final_three):
 
 
 def test_ballot_is_only_for_the_remaining_players(app, client, night, final_three):
-    put_to_vote(client, night, {"Ann": 1, "Bob": 1, "Cat": 1})
+    put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000})
     stranger = app.test_client()
     assert stranger.post(f"/events/{night.id}/deal", data={"csrf_token": csrf_token(stranger), "vote": "no"}
                          ).status_code == 403

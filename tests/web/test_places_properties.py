@@ -186,7 +186,9 @@ def run_night(night: Night, plan: dict, data) -> None:
     playing = night.rows("playing")
     if plan["deal"] and 2 <= len(playing) <= 4:
         counts = {e: data.draw(st.sampled_from([1, 5_000, 5_000, 20_000])) for e in playing}
-        night.act("deal", "Deal put to the vote", lambda log: deals.open_deal(read_night(event), counts, "chip_chop", log))
+        # Counts drawn at random rarely add up to the chips in play (R-CHIP-3): the host's ruling lets them stand.
+        night.act("deal", "Deal put to the vote", lambda log: deals.open_deal(
+            read_night(event), counts, "chip_chop", log, difference_reason="Counted as drawn"))
         for entry in playing:
             log = Journal(event, None, "deal_agreed", "Deal agreed")
             if deals.vote(event, entry, True, log) == "agreed":
