@@ -10,8 +10,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from services.models import Entry, Member
-from tests.e2e.conftest import join_and_check_in, seed_tonight
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits, join_and_check_in, seed_tonight
 from wiring.extensions import db
 
 # What the phone did: buzzes (navigator.vibrate), notes played, and the `seats` refetches clock.js asked for.
