@@ -1,7 +1,11 @@
 """The app's refusals as people read them: a 400, 403, 404, 405, 410, 429, 500 or 503 answered as a
 page in the app's own layout (phone width, either theme) saying what happened and what to do next;
 as the fragment-sized refusal alone to htmx, and as `{"error": reason}` to a script that asks for
-JSON (the /api/ paths always). Registered once for every HTTP error by init_app."""
+JSON (the /api/ paths always). Registered once for every HTTP error by init_app.
+
+A view's own refusal (the roster's 422 with its override, the structure editor's reasons) is its
+fragment, not one of these: these answer what no view answered itself (a stale form, a login that
+ran out, a night that is gone)."""
 from __future__ import annotations
 
 import contextlib
@@ -11,7 +15,7 @@ from flask import Flask, jsonify
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from blueprints import page_or_fragment, wants_json
+from blueprints import is_htmx, page_or_fragment, wants_json
 from wiring.extensions import db
 
 
@@ -78,6 +82,8 @@ def answer(error: HTTPException):
     else:
         response = page_or_fragment("errors/error.html", "errors/_error.html", error.code,
                                     words=words, happened=happened, code=error.code)
+        if is_htmx():  # the refusal replaces nothing on the screen: app.js shows it atop the form tapped
+            response.headers["HX-Reswap"] = "none"
     for name, value in error.get_headers():
         if name in ("Allow", "Retry-After"):
             response.headers[name] = value

@@ -188,11 +188,12 @@ def phone(browser):
     assert not errors, "the browser reported errors:\n" + "\n".join(errors)
 
 
-def save_screenshot(page, name: str) -> Path:
-    """Save a full-page PNG as test-artifacts/screenshots/<name>.png and return its path."""
+def save_screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Save a full-page PNG (or the screen's: `full_page=False`) as test-artifacts/screenshots/<name>.png
+    and return its path."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / (re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") + ".png")
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
@@ -240,17 +241,17 @@ def check_fits(page, width):
 
 # A checkbox or radio counts through its label: the whole label is the tap target (the check-in
 # page, the roster's ticks).
-TAPS_JS = """within => [...document.querySelectorAll(within.map(s => `${s} :is(a[href], button, input, select)`).join())]
+TAPS_JS = """controls => [...document.querySelectorAll(controls)]
   .filter(el => el.offsetParent !== null && el.type !== 'hidden')
   .map(el => { const t = ['checkbox', 'radio'].includes(el.type) && el.closest('label') || el;
                const r = t.getBoundingClientRect();
                return [el.textContent.trim() || el.getAttribute('aria-label') || el.name, r.width, r.height]; })"""
 
 
-def check_taps(page, within=("body",), size=44):
-    """Every visible link, button and field inside `within` (CSS selectors) is at least `size` CSS
-    pixels tall and wide: 44, a thumb, for the host's controls and the public pages."""
-    small = [(name, w, h) for name, w, h in page.evaluate(TAPS_JS, list(within)) if h < size or w < size]
+def check_taps(page, controls="a[href], button, input, select", size=44):
+    """Every visible one of `controls` (a CSS selector: by default every link, button and field) is at
+    least `size` CSS pixels tall and wide: 44, a thumb, for the host's controls and the public pages."""
+    small = [(name, w, h) for name, w, h in page.evaluate(TAPS_JS, controls) if h < size or w < size]
     assert not small, f"{page.url}: too small to tap: {small}"
 
 

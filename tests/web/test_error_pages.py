@@ -102,6 +102,7 @@ def test_htmx_gets_the_refusal_alone(client):
     response = client.get("/no/such/page", headers=HX)
     fragment = html(response)
     assert response.status_code == 404 and "HX-Request" in response.headers["Vary"]
+    assert response.headers["HX-Reswap"] == "none"  # shown atop the form tapped, in place of nothing
     assert "<html" not in fragment and 'role="alert"' in fragment and "the link is old or mistyped" in fragment
 
 
