@@ -96,7 +96,8 @@
       detail.isError = false;
     }
   });
-  // Why nothing changed (a 503 while the database restarts: health.py's words), atop the form tapped.
+  // Why nothing changed (a 503 while the database restarts: health.py's words; any refusal errors.py
+  // answers), atop the form tapped.
   const unavailable = (elt, text) => {
     const n = D.getElementById("unavailable") || Object.assign(D.createElement("p"), { id: "unavailable", className: "error" });
     n.setAttribute("role", "alert");

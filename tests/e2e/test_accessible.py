@@ -69,7 +69,7 @@ def test_r_clock_1_level_and_break_changes_are_said_once_on_phones_and_the_tv(ni
     assert said(player) == [level_2, on_break]
 
 
-def test_the_structure_editors_refusal_is_shown_focused_and_in_view(night, phone, screenshot):  # noqa: F811
+def test_the_structure_editors_refusal_is_shown_focused_and_in_view_and_the_focus_kept(night, phone, screenshot):  # noqa: F811
     phone.allow(r"status of 422")  # the refusal, as the browser logs it
     host = open_host(phone, night)
     host.get_by_role("link", name="Structure", exact=True).click()
@@ -89,6 +89,12 @@ def test_the_structure_editors_refusal_is_shown_focused_and_in_view(night, phone
     host.get_by_role("button", name="Save structure").click()
     expect(host.get_by_role("status").filter(has_text="Saved.")).to_be_visible()
     expect(host.get_by_role("alert")).to_have_count(0)
+    expect(host.get_by_role("button", name="Save structure")).to_be_focused()  # not dropped to the page
+    items = host.locator("ol.items > li")
+    count = items.count()
+    host.get_by_role("button", name="Duplicate item 2").click()
+    expect(items).to_have_count(count + 1)
+    expect(host.get_by_role("button", name="Duplicate item 2")).to_be_focused()
 
 
 def test_a_stale_form_is_told_atop_the_form_and_the_roster_stays(live_server, phone, screenshot):

@@ -78,6 +78,7 @@ def league(live_server):
             "month": f"/organiser/{slug}/months/{month}", "season": f"/organiser/{slug}/seasons/{year}",
             "settings": f"/organiser/{slug}/settings", "data": f"/organiser/{slug}/data",
             "pack on paper": f"/organiser/{slug}/months/{month}/print",
+            "correct a night": f"/host/events/{ids.settled}/correct",
         })
 
 
