@@ -12,12 +12,15 @@ import pytest
 from playwright.sync_api import expect
 
 from blueprints.play.member_cookie import COOKIE
-from league.statuses import EntryStatus, EventStatus
-from services import demo
+from league.statuses import DealMethod, EntryStatus, EventStatus
+from services import deals, demo
 from services.models import Entry, Event, League, Member
-from tests.e2e.conftest import axe_report, check_taps
+from services.night_snapshot import read_night
+from tests.e2e.conftest import axe_report, check_taps, seed_tonight
+from tests.e2e.test_seat_notice import seed_players
+from tests.fixtures.cash import as_cash_night
 from tests.fixtures.phones import cookie_for
-from tests.fixtures.roster import bust_out, draw_seats
+from tests.fixtures.roster import bust_out, draw_seats, host_action
 from wiring.extensions import db
 
 THEMES = ("dark", "light")
@@ -156,6 +159,37 @@ def test_every_screen_in_both_themes_passes_axe(league, phone, screenshot, theme
     for name, path in league.organiser.items():
         organiser.goto(league.url + path)
         findings.look(organiser, f"organiser {name}")
+    findings.check()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_deals_screens_in_both_themes_pass_axe(live_server, phone, screenshot, theme):
+    """R-PAY-2: a cash night's last three with a deal on the ballot: a player's own ballot, the host's
+    roster with the vote going on, and the host's phone handed to a player to vote."""
+    league_id, event_id, _ = seed_tonight(live_server.app)
+    seed_players(live_server.app, event_id, league_id, ["Ann Lee", "Bea Park", "Cal Dunn"])
+    with live_server.app.app_context():
+        event = as_cash_night(db.session.get(Event, event_id), 30, 25, 250)
+        with host_action(event, "deal", "Deal put to the vote") as log:
+            night = read_night(event)
+            players = sorted(night.deal_players, key=lambda entry: entry.member.name)
+            deals.open_deal(night, dict(zip(players, (50_000, 30_000, 20_000))), DealMethod.CHIP_CHOP, log)
+        ann, cal = players[0], players[2]
+        cookie, cal_id = cookie_for(ann.member, live_server.app.secret_key), cal.id
+        db.session.remove()
+    findings = Findings(theme, screenshot)
+    player = in_theme(phone(), theme)
+    player.context.add_cookies([{"name": COOKIE, "value": cookie, "url": live_server.url}])
+    player.goto(f"{live_server.url}/events/{event_id}/deal")
+    expect(player.get_by_role("button", name="Yes, deal")).to_be_visible()
+    findings.look(player, "player deal ballot", full_page=True)
+    host = logged_in(phone, live_server.url, ("harry", "pw-harry"), theme)
+    host.goto(f"{live_server.url}/host/events/{event_id}/players")
+    expect(host.locator("#players")).to_contain_text("0 of 3 have voted")
+    findings.look(host, "host deal on the ballot")
+    host.goto(f"{live_server.url}/host/events/{event_id}/ballot/{cal_id}")
+    expect(host.get_by_role("button", name="No, play on")).to_be_visible()
+    findings.look(host, "host phone handed to a player", full_page=True)
     findings.check()
 
 
