@@ -21,6 +21,11 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+def wants_json() -> bool:
+    """Whether this request wants JSON, not a page: an /api/ path, or a script that asks for it first."""
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
 def page_or_fragment(page: str, fragment: str, status: int = 200, **context):
     """Render the fragment alone for an htmx request, else the full page that includes it.
 
@@ -54,7 +59,7 @@ def event_or_404(event_id: int) -> Event:
     """The event, or a 404."""
     event = db.session.scalar(_EVENT_BY_ID, {"event_id": event_id})
     if event is None:
-        abort(404, description=f"no event {event_id}")
+        abort(404, description=f"There is no night number {event_id}.")
     return event
 
 
@@ -62,7 +67,7 @@ def league_or_404(slug: str) -> League:
     """The league by its slug (or name), or a 404."""
     league = leagues.find_league(slug)
     if league is None:
-        abort(404, description=f"no league {slug!r}")
+        abort(404, description=f"There is no league called {slug!r}.")
     return league
 
 

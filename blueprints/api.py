@@ -16,7 +16,7 @@ from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import HTTPException
 
-from blueprints import event_or_404, league_or_404
+from blueprints import errors, event_or_404, league_or_404
 from league.statuses import FIELD, EventStatus, LeagueKind, values
 from services import leagues, results
 from services import standings as league_standings
@@ -42,13 +42,14 @@ def _json(payload: Any, status: int = 200):
 @bp.app_errorhandler(405)
 def _json_error(error: HTTPException):
     """Under /api/ every refusal is JSON, `{"error": reason}`, a route that does not match included
-    (the website's scripts read the reason, never an HTML page); elsewhere the app's own page."""
+    (the website's scripts read the reason, never an HTML page); elsewhere the app's own page
+    (blueprints/errors.py)."""
     if request.path.startswith("/api/"):
         response = _json({"error": error.description}, error.code)
         if error.code == 405:
             response.headers["Allow"] = ", ".join(error.valid_methods or ["GET"])
         return response
-    return error
+    return errors.answer(error)
 
 
 # ---- Leagues, standings and qualifiers (the same shapes as `flask league … --json`) ----

@@ -5,7 +5,7 @@ import contextlib
 from flask import Blueprint, current_app, jsonify, make_response, request
 from sqlalchemy import exc
 
-from blueprints import is_htmx
+from blueprints import is_htmx, wants_json
 from wiring import health
 from wiring.extensions import db
 
@@ -36,7 +36,7 @@ def database_down(error):
     with contextlib.suppress(Exception):  # the connection is gone; the session is discarded at teardown
         db.session.rollback()
     message = health.DATABASE_DOWN
-    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+    if wants_json():
         response = jsonify({"error": message})
     else:
         # Straight from the template, without the context processors: Flask-Login's would ask the

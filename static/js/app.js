@@ -82,6 +82,12 @@
   });
   D.addEventListener("htmx:sseError", e => { streamState(e, "down"); });
 
+  // A refusal no view answered itself (blueprints/errors.py: a stale form, a night gone; HX-Reswap: none)
+  // replaces nothing: no handler below takes it in, and htmx:responseError shows its words instead.
+  addEventListener("htmx:beforeSwap", e => {
+    const x = e.detail.xhr;
+    if (x.status >= 400 && x.getResponseHeader("HX-Reswap") === "none") e.stopPropagation();
+  }, true);
   // htmx drops 4xx answers: swap the roster's and the nights form's refusals (400, 409, 422) with their reasons.
   D.addEventListener("htmx:beforeSwap", e => {
     const detail = e.detail;
@@ -90,14 +96,15 @@
       detail.isError = false;
     }
   });
-  // Why nothing changed (a 503 while the database restarts: health.py's words), atop the form tapped.
+  // Why nothing changed (a 503 while the database restarts: health.py's words; any refusal errors.py
+  // answers), atop the form tapped.
   const unavailable = (elt, text) => {
     const n = D.getElementById("unavailable") || Object.assign(D.createElement("p"), { id: "unavailable", className: "error" });
     n.setAttribute("role", "alert");
     n.textContent = text;
     const f = elt.closest("form");
     f ? f.prepend(n) : elt.after(n);
-    n.scrollIntoView({ block: "nearest" });
+    n.scrollIntoView({ block: "center" });   // clear of the sticky bars at the top and bottom
   };
   const said = html => new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
   // [data-swap-refusals] (pre-registration, the floor, the organiser's forms) swaps any answer below
@@ -132,10 +139,11 @@
       delete form.dataset.sending;
     }
   });
-  // 503 (database restarting): htmx drops it, so say so atop the form tapped.
+  // Any other refusal htmx drops (a 503 while the database restarts, a 403 once logged out, a 404 for
+  // a night gone, a 429): its words (errors.py's fragment) atop the form tapped.
   D.addEventListener("htmx:responseError", e => {
     const d = e.detail, x = d.xhr;
-    if (x.status === 503 && d.elt) unavailable(d.elt, said(x.responseText));
+    if (x.status >= 400 && d.elt) unavailable(d.elt, said(x.responseText) || `Refused (${x.status}): nothing changed.`);
   });
   D.addEventListener("htmx:afterRequest", e => { if (e.detail.successful) D.getElementById("unavailable")?.remove(); });
   // Then bring the reason into view where the thumb is, and the override's reason field under it.

@@ -195,6 +195,19 @@ function alerts(eventId, view, shot) {
   else if (phase === "count" && seconds !== was.seconds) alarm("count");
 }
 
+// A new level or break, said once by the polite live region (the ticking timer is not one): for a
+// screen reader on a phone or the TV. Not on the first look at a clock element.
+function sayChange(element, view) {
+  const was = element.saidIndex;
+  element.saidIndex = view.index;
+  const region = element.querySelector('[data-field="said"]');
+  if (was === undefined || was === view.index || !region) return;
+  const blinds = `${chips(view.small_blind)} / ${chips(view.big_blind)}${view.ante ? ", ante " + chips(view.ante) : ""}`;
+  region.textContent = view.is_break
+    ? `${view.break_label}, ${round(view.remaining_ms / MINUTE_MS)} minutes. Then blinds ${blinds}.`
+    : `Level ${view.level_number}: blinds ${blinds}.`;
+}
+
 // Repaint, then again just after the next displayed second flips (never count ticks: they drift).
 function tick() {
   clearTimeout(tickTimer);
@@ -209,6 +222,7 @@ function tick() {
     const shot = shotView(clock.shot, at);
     paint(element, clock, view, shot);
     alerts(clock.event_id, view, shot);
+    sayChange(element, view);
     if (view.running) {
       waitMs = min(waitMs, view.overtime_ms ? 1000 - view.overtime_ms % 1000 : view.remaining_ms % 1000 || 1000);
     }

@@ -5,6 +5,7 @@ installs it): without it these tests fail, they never skip. Never run `playwrigh
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
@@ -26,6 +27,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
 TIMEOUT_MS = 10_000
 HERE = Path(__file__).resolve().parent
 SCREENSHOTS = HERE.parents[1] / "test-artifacts" / "screenshots"
+AXE = HERE / "vendor" / "axe-core-4.14.1.min.js"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -186,11 +188,12 @@ def phone(browser):
     assert not errors, "the browser reported errors:\n" + "\n".join(errors)
 
 
-def save_screenshot(page, name: str) -> Path:
-    """Save a full-page PNG as test-artifacts/screenshots/<name>.png and return its path."""
+def save_screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Save a full-page PNG (or the screen's: `full_page=False`) as test-artifacts/screenshots/<name>.png
+    and return its path."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / (re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") + ".png")
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
@@ -226,3 +229,45 @@ def tonight(live_server):
     """(base URL, event id, check-in code) of tonight's game, seeded by seed_tonight."""
     _, event_id, code = seed_tonight(live_server.app)
     return live_server.url, event_id, code
+
+
+def check_fits(page, width):
+    """No sideways scrolling on a phone `width` CSS pixels wide, once its stylesheets and images are
+    in (measured before they arrive, the bare page is wider: a failure of the test, not the page)."""
+    page.wait_for_load_state("load")
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= width, f"{page.url} scrolls sideways: {scroll_width}px wide on a {width}px screen"
+
+
+# A checkbox or radio counts through its label: the whole label is the tap target (the check-in
+# page, the roster's ticks).
+TAPS_JS = """controls => [...document.querySelectorAll(controls)]
+  .filter(el => el.offsetParent !== null && el.type !== 'hidden')
+  .map(el => { const t = ['checkbox', 'radio'].includes(el.type) && el.closest('label') || el;
+               const r = t.getBoundingClientRect();
+               return [el.textContent.trim() || el.getAttribute('aria-label') || el.name, r.width, r.height]; })"""
+
+
+def check_taps(page, controls="a[href], button, input, select", size=44):
+    """Every visible one of `controls` (a CSS selector: by default every link, button and field) is at
+    least `size` CSS pixels tall and wide: 44, a thumb, for the host's controls and the public pages."""
+    small = [(name, w, h) for name, w, h in page.evaluate(TAPS_JS, controls) if h < size or w < size]
+    assert not small, f"{page.url}: too small to tap: {small}"
+
+
+def axe_report(page) -> list:
+    """axe-core's serious and critical findings on the page (WCAG 2.2 AA, the 24 px target size
+    included: axe leaves that rule off unless asked), as (rule, impact, help, the first targets)."""
+    # Evaluated through the DevTools protocol: a <script> tag with axe inline would break the pages'
+    # Content-Security-Policy (no inline script).
+    page.evaluate(AXE.read_text() + "\n;undefined")
+    result = page.evaluate("""async () => await axe.run(document, {
+        resultTypes: ['violations'], rules: {'target-size': {enabled: true}}})""")
+    return [(v["id"], v["impact"], v["help"], [n["target"] for n in v["nodes"]][:5])
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def axe(page, context):
+    """Run axe-core on the page; fail on any serious or critical violation."""
+    bad = axe_report(page)
+    assert not bad, f"{context}: axe found:\n" + json.dumps(bad, indent=1)

@@ -8,8 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from services.models import Event, Member
-from tests.e2e.conftest import join_and_check_in, seed_tonight
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits, join_and_check_in, seed_tonight
 from tests.e2e.test_seat_notice import open_roster, seed_players
 from wiring.extensions import db
 

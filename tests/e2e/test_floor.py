@@ -6,8 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from services.models import Entry, Event, Penalty
-from tests.e2e.conftest import seed_tonight
-from tests.e2e.test_public_pages import axe, check_fits, check_taps
+from tests.e2e.conftest import axe, check_fits, check_taps, seed_tonight
 from tests.e2e.test_seat_notice import ann_at_the_tables, open_roster, seats, seed_players
 from wiring.extensions import db
 

@@ -17,9 +17,8 @@ from live.announce import announce
 from live.payload import clock_payload
 from services import clocks
 from services.models import Entry, Event, Member
-from tests.e2e.conftest import seed_tonight
+from tests.e2e.conftest import check_fits, seed_tonight
 from tests.e2e.test_clock import SYNCED_JS, open_host, tap
-from tests.e2e.test_public_pages import check_fits
 from wiring.extensions import db
 
 SLOW = {"offline": False, "latency": 800, "downloadThroughput": 50_000 / 8, "uploadThroughput": 50_000 / 8}

@@ -13,25 +13,10 @@ from playwright.sync_api import expect
 
 from services import leagues, results
 from services.models import Member
-from tests.e2e.conftest import join_and_check_in
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits, check_taps, join_and_check_in
 from wiring.extensions import db
 
 NAME = "Ann O'Leary"
-# Every visible control a thumb-sized target; a checkbox counts through its label (the whole
-# label is the tap target, as on the check-in page).
-TAPS_JS = """() => [...document.querySelectorAll('a[href], button, input, select')]
-  .filter(el => el.offsetParent !== null && el.type !== 'hidden')
-  .map(el => { const t = el.type === 'checkbox' && el.closest('label') ? el.closest('label') : el;
-               const r = t.getBoundingClientRect();
-               return [el.textContent.trim() || el.getAttribute('aria-label') || el.name, r.width, r.height]; })"""
-
-
-def check_taps(page):
-    small = [(name, w, h) for name, w, h in page.evaluate(TAPS_JS) if h < 44 or w < 44]
-    assert not small, f"{page.url}: too small to tap: {small}"
-
-
 
 
 def card_code(live_server):

@@ -10,8 +10,7 @@ from playwright.sync_api import expect
 
 from services import clocks
 from services.models import Event
-from tests.e2e.conftest import join_and_check_in, seed_tonight
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits, join_and_check_in, seed_tonight
 from tests.e2e.test_seat_notice import open_roster, seed_players
 from tests.fixtures.roster import bust_out
 from wiring.extensions import db

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from league.results_file import parse_results
 from services import leagues, results
 from services.models import User
-from tests.e2e.test_public_pages import check_fits
+from tests.e2e.conftest import check_fits
 from wiring.extensions import db
 
 SLUG = "harbour-league"

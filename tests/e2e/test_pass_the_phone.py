@@ -6,8 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from services.models import Event
-from tests.e2e.conftest import seed_tonight
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits, seed_tonight
 from tests.e2e.test_seat_notice import open_roster, seed_players
 from wiring.extensions import db
 

@@ -12,8 +12,7 @@ from playwright.sync_api import expect
 from blueprints.play.member_cookie import COOKIE
 from services import clocks
 from services.models import Entry, Event, League, Member, utcnow
-from tests.e2e.test_me import check_taps
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits, check_taps
 from wiring.extensions import db
 
 NAME = "Ann O'Leary"

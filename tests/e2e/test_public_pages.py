@@ -9,8 +9,6 @@ Expected numbers are worked out from RULES.md by hand, not by calling league/.
 from __future__ import annotations
 
 import datetime as dt
-import json
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -19,10 +17,10 @@ from playwright.sync_api import expect
 from league.results_file import parse_results
 from services import clocks, leagues, results
 from services.models import Entry, Event, Member, Venue
+from tests.e2e.conftest import axe, check_fits, check_taps
 from wiring.extensions import db
 
 SLUG = "harbour-league"
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1.min.js"
 SIZES = {"390x844": {"width": 390, "height": 844}, "320x640": {"width": 320, "height": 640}}
 
 RESULTS = """\
@@ -105,38 +103,6 @@ def site(live_server):
             "clock": f"{base}/events/{ids.tonight}",
             "offline": base + "/offline",
         })
-
-
-def check_fits(page, width):
-    """No sideways scrolling on a phone `width` CSS pixels wide, once its stylesheets and images are
-    in (measured before they arrive, the bare page is wider: a failure of the test, not the page)."""
-    page.wait_for_load_state("load")
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= width, f"{page.url} scrolls sideways: {scroll_width}px wide on a {width}px screen"
-
-
-TAPS_JS = """() => [...document.querySelectorAll('a[href], button, input, select')]
-  .filter(el => el.offsetParent !== null)
-  .map(el => { const r = el.getBoundingClientRect();
-               return [el.textContent.trim() || el.getAttribute('aria-label') || el.name, r.width, r.height]; })"""
-
-
-def check_taps(page):
-    """Every visible link, button and field is at least 44 CSS pixels tall and wide (a thumb)."""
-    small = [(name, w, h) for name, w, h in page.evaluate(TAPS_JS) if h < 44 or w < 44]
-    assert not small, f"{page.url}: too small to tap: {small}"
-
-
-def axe(page, context):
-    """Run axe-core on the page; fail on any serious or critical violation."""
-    # Evaluated through the DevTools protocol: a <script> tag with axe inline would break the pages'
-    # Content-Security-Policy (no inline script).
-    page.evaluate(AXE.read_text() + "\n;undefined")
-    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    bad = [(v["id"], v["impact"], v["help"], [n["target"] for n in v["nodes"]][:5])
-           for v in result["violations"] if v["impact"] in ("serious", "critical")]
-    assert not bad, f"{context}: axe found:\n" + json.dumps(bad, indent=1)
-    return result
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import seed_tonight
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits, seed_tonight
 from tests.e2e.test_seat_notice import open_roster, seats, seed_players
 
 NAMES = ["Jack Doyle", "Jane Park", "Ann Lee", "Bea O'Brien", "Cal Dunn", "Dee Moss", "Eve Stone", "Fin Hale",

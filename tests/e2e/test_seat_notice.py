@@ -12,8 +12,7 @@ from playwright.sync_api import expect
 from live.announce import announce
 from services import seats as seating
 from services.models import Entry, Event, Member
-from tests.e2e.conftest import join_and_check_in, seed_tonight
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits, join_and_check_in, seed_tonight
 from tests.fixtures.roster import host_action
 from wiring.extensions import db
 

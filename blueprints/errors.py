@@ -1,0 +1,97 @@
+"""The app's refusals as people read them: a 400, 403, 404, 405, 410, 429, 500 or 503 answered as a
+page in the app's own layout (phone width, either theme) saying what happened and what to do next;
+as the fragment-sized refusal alone to htmx, and as `{"error": reason}` to a script that asks for
+JSON (the /api/ paths always). Registered once for every HTTP error by init_app.
+
+A view's own refusal (the roster's 422 with its override, the structure editor's reasons) is its
+fragment, not one of these: these answer what no view answered itself (a stale form, a login that
+ran out, a night that is gone)."""
+from __future__ import annotations
+
+import contextlib
+from typing import NamedTuple
+
+from flask import Flask, jsonify
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from blueprints import is_htmx, page_or_fragment, wants_json
+from wiring.extensions import db
+
+
+class Words(NamedTuple):
+    """A refusal's page: its heading, what happened (unless the view gave its own reason), what to do."""
+    title: str
+    happened: str
+    next: str
+
+
+WORDS = {
+    400: Words("That didn't make sense",
+               "Something in the link or the form was garbled, so nothing changed.",
+               "Go back, reload the page and try again."),
+    403: Words("Not for this login",
+               "This page belongs to someone else: a host runs the nights at their own venues, an organiser "
+               "their own league, and a player's phone acts only for that player.",
+               "Log in as the person who runs it, or go back."),
+    404: Words("Not found",
+               "There is nothing at this address: the link is old or mistyped.",
+               "Start again from the home page, or ask the host for tonight's link."),
+    405: Words("Not from here",
+               "This address doesn't take that kind of request.",
+               "Go back and use the page's own buttons."),
+    410: Words("This has closed",
+               "What this link led to has closed.",
+               "Ask the host for tonight's QR code, or see the league's coming nights."),
+    429: Words("Too many tries",
+               "This phone asked too often in a short time, so the last one was not taken.",
+               "Wait a minute, then try again."),
+    500: Words("Something went wrong on our side",
+               "The server hit a fault it did not expect: what you just did may not have been saved.",
+               "Reload the page to see what stands before you tap again. If it happens again, tell the organiser."),
+    503: Words("Back in a moment",
+               "The server is busy or restarting, so nothing changed.",
+               "Try again in a few seconds."),
+}
+# A form whose CSRF token has expired or is missing (a page left open overnight, another site's form).
+STALE_FORM = "This page was open too long, so what it sent was not taken."
+
+
+def _happened(error: HTTPException, words: Words) -> str:
+    """The view's own reason when it gave one (abort(404, description=…)), else the page's words."""
+    if isinstance(error, CSRFError):
+        return STALE_FORM
+    given = error.description
+    return given if given and given != type(error).description else words.happened
+
+
+def answer(error: HTTPException):
+    """The refusal `error` as a page, a fragment or JSON (see the module); its status kept, and a
+    405's Allow and a 429's or 503's Retry-After headers with it."""
+    if error.code is None or error.code < 400:  # not a refusal (werkzeug's redirects): as it is
+        return error
+    if isinstance(error, InternalServerError):
+        # Whatever failed may have left the transaction broken; the page below reads who is logged in.
+        with contextlib.suppress(Exception):
+            db.session.rollback()
+    words = WORDS.get(error.code) or WORDS[500 if error.code >= 500 else 400]
+    happened = _happened(error, words)
+    if wants_json():
+        response = jsonify({"error": happened})
+        response.status_code = error.code
+    else:
+        response = page_or_fragment("errors/error.html", "errors/_error.html", error.code,
+                                    words=words, happened=happened, code=error.code)
+        if is_htmx():  # the refusal replaces nothing on the screen: app.js shows it atop the form tapped
+            response.headers["HX-Reswap"] = "none"
+    for name, value in error.get_headers():
+        if name in ("Allow", "Retry-After"):
+            response.headers[name] = value
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Answer every HTTP error through `answer` (a blueprint's own handler, such as the claim form's
+    429, still comes first)."""
+    app.register_error_handler(HTTPException, answer)
