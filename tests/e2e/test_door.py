@@ -32,7 +32,10 @@ def in_view(page, locator):
 
 def counting_taps(page):
     """Count the host's taps (pointer presses) from now on: `page.evaluate("taps")`."""
-    page.evaluate("() => { window.taps = 0; document.addEventListener('pointerdown', () => taps++, true); }")
+    page.evaluate("""() => {
+      if (!("taps" in window)) document.addEventListener("pointerdown", () => taps++, true);
+      window.taps = 0;
+    }""")
 
 
 def test_r_mem_1_the_door_on_a_40_player_night(live_server, phone, screenshot):
@@ -78,8 +81,10 @@ def test_r_mem_1_the_door_on_a_40_player_night(live_server, phone, screenshot):
     young = results.locator("li", has_text="Young Gun")
     expect(young).to_contain_text("under 21: check ID")
     screenshot(host, "door-under-21")
+    counting_taps(host)
     young.get_by_role("button", name="ID checked · Check in").tap()
     expect(flash).to_have_text("Checked in Young Gun")
+    assert host.evaluate("taps") == 1  # the ID recorded by the tap that lets him in
     in_view(host, flash)
     row = roster.locator(".seats li", has_text="Young Gun")
     expect(row.locator(".badge")).to_have_text("U21")
@@ -117,6 +122,8 @@ def test_r_pay_1_a_cash_nights_door_names_the_buy_in(live_server, phone, screens
     confirm = roster.get_by_role("button", name="Confirm · $30")
     expect(confirm).to_be_visible()
     screenshot(host, "door-cash-confirm")
+    counting_taps(host)
     confirm.tap()
     expect(roster.locator(".flash")).to_have_text("Confirmed Cash Cal · $30 buy-in taken")
+    assert host.evaluate("taps") == 1  # README: check-in by QR, one tap
     axe(host, "a cash night's roster")
