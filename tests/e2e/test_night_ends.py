@@ -165,4 +165,6 @@ def test_r_pay_2_a_deals_paid_prizes_on_every_screen(live_server, phone, screens
         expect(rows.nth(0)).to_contain_text("$250")
         expect(rows.nth(1)).to_contain_text("$150")
         expect(rows.nth(2)).to_contain_text("$100")
+    expect(tv.locator(".clock-result li")).to_have_count(10)  # the final table's ten places
+    assert tv.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]") == [1920, 1080]
     screenshot(tv, "deal-settled-tv")
