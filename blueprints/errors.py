@@ -1,4 +1,4 @@
-"""The app's refusals as people read them: a 400, 403, 404, 405, 410, 429, 500 or 503 answered as a
+"""The app's refusals as people read them: a 400, 403, 404, 405, 410, 413, 429, 500 or 503 answered as a
 page in the app's own layout (phone width, either theme) saying what happened and what to do next;
 as the fragment-sized refusal alone to htmx, and as `{"error": reason}` to a script that asks for
 JSON (the /api/ paths always). Registered once for every HTTP error by init_app.
@@ -43,6 +43,9 @@ WORDS = {
     410: Words("This has closed",
                "What this link led to has closed.",
                "Ask the host for tonight's QR code, or see the league's coming nights."),
+    413: Words("Too large",
+               "What you sent is larger than this page takes, so nothing changed.",
+               "Send a smaller file; a big results file goes in from the command line (flask league import-results)."),
     429: Words("Too many tries",
                "This phone asked too often in a short time, so the last one was not taken.",
                "Wait a minute, then try again."),
@@ -74,7 +77,8 @@ def answer(error: HTTPException):
         # Whatever failed may have left the transaction broken; the page below reads who is logged in.
         with contextlib.suppress(Exception):
             db.session.rollback()
-    words = WORDS.get(error.code) or WORDS[500 if error.code >= 500 else 400]
+    # A refusal with no words of its own here says werkzeug's.
+    words = WORDS.get(error.code) or Words(error.name, error.description, WORDS[400].next)
     happened = _happened(error, words)
     if wants_json():
         response = jsonify({"error": happened})

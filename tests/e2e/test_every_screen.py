@@ -65,6 +65,7 @@ def league(live_server):
             "season": f"/leagues/{slug}/seasons/{year}", "qualifiers": f"/leagues/{slug}/months/{month}/qualifiers",
             "nights": f"/leagues/{slug}/nights", "results": f"/events/{ids.settled}/results",
             "clock": f"/events/{ids.tonight}", "big screen": f"/events/{ids.tonight}/screen",
+            "clock, night over": f"/events/{ids.settled}", "big screen, night over": f"/events/{ids.settled}/screen",
             "check-in": f"/check-in/{ids.code}", "me": "/me", "claim": "/me/claim",
             "pre-register": f"/events/{ids.tomorrow}/prereg", "offline": "/offline",
             "not found": "/no/such/page", "closed check-in": "/check-in/NOPE",
@@ -164,8 +165,9 @@ def test_every_screen_in_both_themes_passes_axe(league, phone, screenshot, theme
 
 @pytest.mark.parametrize("theme", THEMES)
 def test_the_deals_screens_in_both_themes_pass_axe(live_server, phone, screenshot, theme):
-    """R-PAY-2: a cash night's last three with a deal on the ballot: a player's own ballot, the host's
-    roster with the vote going on, and the host's phone handed to a player to vote."""
+    """R-PAY-2, R-CHIP-3: a cash night's last three (30,000 in play, all counted) with a deal on the
+    ballot: a player's own ballot, the host's roster with the vote going on, and the host's phone
+    handed to a player to vote."""
     league_id, event_id, _ = seed_tonight(live_server.app)
     seed_players(live_server.app, event_id, league_id, ["Ann Lee", "Bea Park", "Cal Dunn"])
     with live_server.app.app_context():
@@ -173,7 +175,7 @@ def test_the_deals_screens_in_both_themes_pass_axe(live_server, phone, screensho
         with host_action(event, "deal", "Deal put to the vote") as log:
             night = read_night(event)
             players = sorted(night.deal_players, key=lambda entry: entry.member.name)
-            deals.open_deal(night, dict(zip(players, (50_000, 30_000, 20_000))), DealMethod.CHIP_CHOP, log)
+            deals.open_deal(night, dict(zip(players, (15_000, 10_000, 5_000))), DealMethod.CHIP_CHOP, log)
         ann, cal = players[0], players[2]
         cookie, cal_id = cookie_for(ann.member, live_server.app.secret_key), cal.id
         db.session.remove()

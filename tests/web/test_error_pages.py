@@ -71,6 +71,11 @@ def test_too_many_logins_is_a_page_with_the_wait(client, organiser):
                429, "Too many tries", "Wait a minute, then try again.")
 
 
+def test_a_refusal_with_no_words_of_its_own_says_werkzeugs(app, client):
+    app.add_url_rule("/teapot", view_func=lambda: abort(418))
+    check_page(client.get("/teapot"), 418, "I'm a teapot", "Go back, reload the page")
+
+
 def test_a_name_in_the_reason_is_text(client):
     page = html(client.get("/leagues/O'Brien <b>"))
     assert "<b>" not in page.split("<main", 1)[1] and "O&#39;Brien &lt;b&gt;" in page
