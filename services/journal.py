@@ -1,8 +1,9 @@
 """The night's journal: every host action is one transaction, recorded with who, when and what,
-and can be taken back exactly.
+and can be taken back exactly, and put back again.
 
 An action notes each row before it changes it (`touch`) and each row it creates (`created`); undo
-restores the noted values and deletes the created rows, newest action first.
+restores the noted values and deletes the created rows, newest action first, keeping the rows as the
+action left them; redo puts those back while nothing else has changed them, until a new action is made.
 
 The event's clock (its state, structure, version and shot clock) is not the roster's: it changes
 only through services/clocks.py's versioned writes, and every host action moves its version on. Undo never
@@ -112,7 +113,7 @@ class Journal:
 def last_action(event: Event) -> Action | None:
     """The newest action of the night not yet taken back. Its `changes` (every row a settle or a seat
     draw noted: hundreds of values) load only when read, as undo does."""
-    return db.session.scalar(db.select(Action).options(defer(Action.changes))
+    return db.session.scalar(db.select(Action).options(defer(Action.changes), defer(Action.redo))
                              .where(Action.event_id == event.id, Action.undone_at.is_(None))
                              .order_by(Action.id.desc()).limit(1))
 
@@ -155,9 +156,14 @@ def _load(changes: list) -> dict[tuple[str, int], Any]:
     return rows
 
 
+def _values(row) -> dict[str, Any]:
+    return {name: _plain(getattr(row, name)) for name in _journalled(row.__table__)}
+
+
 def undo(action: Action) -> None:
     """Take an action back: restore what it changed and remove what it created (newest first).
-    The action stays in the journal, marked undone. The caller commits.
+    The action stays in the journal, marked undone, with the rows as it left them (`redo`) and the
+    night's newest action then (`undone_turn`), for Redo. The caller commits.
 
     A row the action created goes, whatever else the action noted about it (a late entrant is
     created, then seated). Removals and restorations are flushed in the order they come, so a
@@ -165,6 +171,13 @@ def undo(action: Action) -> None:
     changes = list(reversed(action.changes))
     created = {(table, row_id) for table, row_id, before in changes if before is None}
     rows = _load(changes)
+    kept: dict[tuple[str, int], dict[str, Any] | None] = {}
+    for table, row_id, _ in action.changes:
+        if (table, row_id) not in kept:
+            row = rows.get((table, row_id))
+            kept[(table, row_id)] = _values(row) if row is not None else None
+    action.redo = [[table, row_id, after] for (table, row_id), after in kept.items()]
+    action.undone_turn = db.session.scalar(db.select(db.func.max(Action.id)).where(Action.event_id == action.event_id))
     removing: bool | None = None
     for table, row_id, before in changes:
         if before is not None and (table, row_id) in created:
@@ -187,3 +200,60 @@ def undo(action: Action) -> None:
                 setattr(row, column.key, _restore(column, before[column.key]))
     db.session.flush()
     action.undone_at = utcnow()
+
+
+def _unchanged(row, before: dict[str, Any]) -> bool:
+    """Whether the row still holds the values Undo put back (those it noted: a column added since
+    the action is not among them)."""
+    now = _values(row)
+    return all(now.get(name) == value for name, value in before.items())
+
+
+def redo_next(event: Event, newest_live: Action | None) -> Action | None:
+    """The action Redo puts back: of those taken back since the night's newest action still standing
+    (`newest_live`), the last taken back, and of several taken back at once the oldest first. A
+    new action ends it: those taken back before it are older than it."""
+    query = db.select(Action).options(defer(Action.changes), defer(Action.redo)).where(
+        Action.event_id == event.id, Action.undone_at.is_not(None), Action.redo.is_not(None))
+    if newest_live is not None:
+        query = query.where(Action.id > newest_live.id)
+    return db.session.scalar(query.order_by(Action.undone_turn.desc(), Action.id).limit(1))
+
+
+def redo(event: Event, action_id: int | None, newest_live: Action | None) -> Action:
+    """Put back the action Undo took back (`redo_next`, which the host's screen showed as
+    `action_id`): the rows as it left them, and it stands in the journal again. Refused, nothing
+    done, when it is not what Redo would put back now (redone or undone on another screen, or a new
+    action since), or a row it changed has changed since (a vote, a phone's check-in). The caller
+    commits."""
+    action = redo_next(event, newest_live)
+    if action is None or action.id != action_id:
+        raise Refused("Nothing to redo, or it was already redone on another screen.")
+    rows = _load(action.changes)
+    created = {(table, row_id) for table, row_id, before in action.changes if before is None}
+    for table, row_id, before in action.changes:
+        row = rows.get((table, row_id))
+        left_as = None if (table, row_id) in created else before
+        if (row is None) != (left_as is None) or (row is not None and not _unchanged(row, left_as)):
+            raise Refused(f"The night has changed since it was taken back, so it can't be put back: "
+                          f"{action.summary}")
+    removing: bool | None = None
+    for table, row_id, after in action.redo:
+        if removing is not None and removing != (after is None):
+            db.session.flush()
+        removing = after is None
+        row = rows.get((table, row_id))
+        if after is None:
+            if row is not None:
+                db.session.delete(row)
+            continue
+        model = _model(table)
+        if row is None:
+            row = rows[(table, row_id)] = model(id=row_id)
+            db.session.add(row)
+        for column in model.__table__.columns:
+            if column.key in after:
+                setattr(row, column.key, _restore(column, after[column.key]))
+    db.session.flush()
+    action.undone_at = action.redo = action.undone_turn = None
+    return action

@@ -419,7 +419,10 @@ class Action(db.Model):
     """One host action of a night, as one transaction: who, when, what, and how to take it back.
 
     `changes` lists the rows it touched as [table, id, values before] (None before = created by
-    the action), so undo restores them exactly; `undone_at` marks it taken back.
+    the action), so undo restores them exactly; `undone_at` marks it taken back. Undo keeps the rows
+    as the action left them in `redo` ([table, id, values after], None after = no such row), and in
+    `undone_turn` the night's newest action then, so Redo can put the action back until a new one
+    is made (services/journal.py).
     """
     __tablename__ = "actions"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -430,8 +433,27 @@ class Action(db.Model):
     summary: Mapped[str] = mapped_column(String(200))
     changes: Mapped[list[Any]] = mapped_column(JSON, default=list)
     undone_at: Mapped[dt.datetime | None]
+    redo: Mapped[list[Any] | None] = mapped_column(JSON)
+    undone_turn: Mapped[int | None]
 
     user: Mapped[User | None] = relationship()
+
+
+class SeatMove(db.Model):
+    """One player's move that a draw gave (a table broken, the final table, a late entrant's new
+    table: R-SEAT-1..4): the seat is theirs at once (their phone says so); the host walks the moves one
+    at a time and marks each done (`done_at`) once the player sits there."""
+    __tablename__ = "seat_moves"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id", ondelete="CASCADE"))
+    from_table: Mapped[int]
+    from_seat: Mapped[int]
+    to_table: Mapped[int]
+    to_seat: Mapped[int]
+    done_at: Mapped[dt.datetime | None]
+
+    entry: Mapped[Entry] = relationship()
 
 
 class Ticket(db.Model):

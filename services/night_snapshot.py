@@ -24,8 +24,8 @@ from league.finishing import positions_provisional
 from league.statuses import FIELD, STACK_IN_PLAY, STILL_IN, DealStatus, EntryStatus, EventStatus
 from services import clocks, pool_shares
 from services.field import stack_of, starting_stack
-from services.journal import Journal
-from services.models import Action, BonusClaim, Entry, Event, Member
+from services.journal import Journal, redo_next
+from services.models import Action, BonusClaim, Entry, Event, Member, SeatMove
 from wiring.extensions import db
 
 # Whose arrival may still push the players out so far down (R-PTS-5, R-LATE-3): pre-registered
@@ -196,6 +196,13 @@ class NightSnapshot:
                 if e.status == EntryStatus.PLAYING and e.table_no is not None}
 
     @cached_property
+    def seat_moves(self) -> list[SeatMove]:
+        """R-SEAT-1..4: the moves draws gave that the host has not marked done, oldest first (one read,
+        on first ask)."""
+        return list(db.session.scalars(db.select(SeatMove).where(
+            SeatMove.event_id == self.event.id, SeatMove.done_at.is_(None)).order_by(SeatMove.id)))
+
+    @cached_property
     def final_table_drawn(self) -> bool:
         """R-SEAT-4: the final table has been drawn (and not undone). Not "everyone at one table": a
         night small enough for one table was drawn there and never "moves to the final table"."""
@@ -245,7 +252,7 @@ class NightSnapshot:
         """The night's last RECENT actions, newest first, those taken back included (`undone_at`).
         Their `changes` (every row a settle or a seat draw noted) load only when read, as undo does;
         a night's hundreds of older actions are not read at all."""
-        return list(db.session.scalars(db.select(Action).options(defer(Action.changes))
+        return list(db.session.scalars(db.select(Action).options(defer(Action.changes), defer(Action.redo))
                                        .where(Action.event_id == self.event.id).order_by(Action.id.desc())
                                        .limit(RECENT)))
 
@@ -256,8 +263,16 @@ class NightSnapshot:
         found = next((a for a in self.recent if a.undone_at is None), None)
         if found is not None or len(self.recent) < RECENT:
             return found
-        return db.session.scalar(db.select(Action).options(defer(Action.changes)).where(
+        return db.session.scalar(db.select(Action).options(defer(Action.changes), defer(Action.redo)).where(
             Action.event_id == self.event.id, Action.undone_at.is_(None)).order_by(Action.id.desc()).limit(1))
+
+    @cached_property
+    def redo_action(self) -> Action | None:
+        """The action Redo would put back (services.journal.redo_next): read only when the night's
+        newest action was taken back, since a new one ends what Redo keeps."""
+        if not self.recent or self.recent[0].undone_at is None:
+            return None
+        return redo_next(self.event, self.last_action)
 
 
 def dealt(event: Event, entries: list[Entry]) -> dict[int, int]:

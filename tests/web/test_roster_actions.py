@@ -27,7 +27,7 @@ def test_every_roster_button_has_a_handler_and_every_handler_names_its_rule():
         posted |= set(re.findall(r'name="op" value="([a-z_]+)', (TEMPLATES / name).read_text()))
     assert posted and posted <= set(ROSTER_ACTIONS)
     unnamed = [op for op, action in ROSTER_ACTIONS.items()
-               if op != "undo" and not re.search(r"R-[A-Z]+-\d", action.run.__doc__ or "")]
+               if op not in ("undo", "redo") and not re.search(r"R-[A-Z]+-\d", action.run.__doc__ or "")]
     assert unnamed == []
     assert [op for op, action in ROSTER_ACTIONS.items() if not action.record] == ["undo"]
 
