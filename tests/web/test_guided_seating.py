@@ -129,7 +129,7 @@ def test_r_seat_3_break_table_asks_first_then_its_players_are_walked_one_at_a_ti
         bust_out(night, name)
     table = seats.table_plan(read_night(night))["break"]
     shown = panel(html(host_op(client, night, "noop")))
-    assert f'value="break"' in shown and f'data-confirm="Break table {table}?' in shown
+    assert 'value="break"' in shown and f'data-confirm="Break table {table}?' in shown
     broken = host_op(client, night, "break")
     assert broken.status_code == 200
     moves = pending(night)
