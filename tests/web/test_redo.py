@@ -4,29 +4,14 @@ says what it took back (services/journal.py)."""
 import pytest
 
 from services import members
-from services.journal import NOT_JOURNALLED
 from services.night_snapshot import read_night
 from tests.fixtures.host import fill, floor_op, host_op, put_to_vote
 from tests.fixtures.pages import refusal, text
 from tests.fixtures.roster import bust_out, draw_seats, phone_check_in, player_names
-from tests.fixtures.rows import entries
+from tests.fixtures.rows import entries, every_row
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases("Redo inserts rows again under the ids they had, past PostgreSQL's sequences")
-
-
-def every_row(*, journal: bool = True) -> dict[str, list[tuple]]:
-    """Every row of every table as Undo and Redo see it (the clock's columns are not theirs), the
-    journal's own table too unless `journal` is False."""
-    db.session.expire_all()
-    rows = {}
-    for table in db.metadata.sorted_tables:
-        if table.name == "actions" and not journal:
-            continue
-        columns = [c for c in table.columns if c.key not in NOT_JOURNALLED.get(table.name, ())]
-        rows[table.name] = [tuple(row) for row in db.session.execute(
-            db.select(*columns).order_by(*table.primary_key.columns))]
-    return rows
 
 
 def by_name(night, name):
