@@ -166,8 +166,7 @@ def undo(action: Action) -> None:
     night's newest action then (`undone_turn`), for Redo. The caller commits.
 
     A row the action created goes, whatever else the action noted about it (a late entrant is
-    created, then seated). Removals and restorations are flushed in the order they come, so a
-    unique key freed by one is free for the next; runs of either go in one flush."""
+    created, then seated)."""
     changes = list(reversed(action.changes))
     created = {(table, row_id) for table, row_id, before in changes if before is None}
     rows = _load(changes)
@@ -178,15 +177,22 @@ def undo(action: Action) -> None:
             kept[(table, row_id)] = _values(row) if row is not None else None
     action.redo = [[table, row_id, after] for (table, row_id), after in kept.items()]
     action.undone_turn = db.session.scalar(db.select(db.func.max(Action.id)).where(Action.event_id == action.event_id))
+    _put(rows, [(table, row_id, before) for table, row_id, before in changes
+                if before is None or (table, row_id) not in created])
+    action.undone_at = utcnow()
+
+
+def _put(rows: dict[tuple[str, int], Any], states: list[tuple[str, int, dict[str, Any] | None]]) -> None:
+    """Make each noted row hold its values (added again under its id if it is gone), or, None, remove
+    it; in the order given, flushed wherever removals and restorations alternate, so a unique key
+    freed by one is free for the next."""
     removing: bool | None = None
-    for table, row_id, before in changes:
-        if before is not None and (table, row_id) in created:
-            continue
-        if removing is not None and removing != (before is None):
+    for table, row_id, values in states:
+        if removing is not None and removing != (values is None):
             db.session.flush()
-        removing = before is None
+        removing = values is None
         row = rows.get((table, row_id))
-        if before is None:
+        if values is None:
             if row is not None:
                 db.session.delete(row)
             continue
@@ -196,10 +202,9 @@ def undo(action: Action) -> None:
             db.session.add(row)
         skip = NOT_JOURNALLED.get(table, ())
         for column in model.__table__.columns:
-            if column.key in before and column.key not in skip:
-                setattr(row, column.key, _restore(column, before[column.key]))
+            if column.key in values and column.key not in skip:
+                setattr(row, column.key, _restore(column, values[column.key]))
     db.session.flush()
-    action.undone_at = utcnow()
 
 
 def _unchanged(row, before: dict[str, Any]) -> bool:
@@ -237,23 +242,6 @@ def redo(event: Event, action_id: int | None, newest_live: Action | None) -> Act
         if (row is None) != (left_as is None) or (row is not None and not _unchanged(row, left_as)):
             raise Refused(f"The night has changed since it was taken back, so it can't be put back: "
                           f"{action.summary}")
-    removing: bool | None = None
-    for table, row_id, after in action.redo:
-        if removing is not None and removing != (after is None):
-            db.session.flush()
-        removing = after is None
-        row = rows.get((table, row_id))
-        if after is None:
-            if row is not None:
-                db.session.delete(row)
-            continue
-        model = _model(table)
-        if row is None:
-            row = rows[(table, row_id)] = model(id=row_id)
-            db.session.add(row)
-        for column in model.__table__.columns:
-            if column.key in after:
-                setattr(row, column.key, _restore(column, after[column.key]))
-    db.session.flush()
+    _put(rows, [(table, row_id, after) for table, row_id, after in action.redo])
     action.undone_at = action.redo = action.undone_turn = None
     return action

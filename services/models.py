@@ -360,6 +360,11 @@ class Entry(db.Model):
     # R-PEN-2: when the player's missed-hand or missed-round penalty is estimated to end (UTC); None when
     # they are at the table. Read with the seats, so their phone hears of it (live.seats).
     penalty_until: Mapped[dt.datetime | None]
+    # R-SEAT-1..4: the seat a draw that reseated players (a table broken, the final table, a late
+    # entrant's new table) moved this player from, until the host marks them sat down at the new one
+    # (the walk, services.seats.walk); None when there is nothing to walk.
+    moved_from_table: Mapped[int | None]
+    moved_from_seat: Mapped[int | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     event: Mapped[Event] = relationship(back_populates="entries")
@@ -437,23 +442,6 @@ class Action(db.Model):
     undone_turn: Mapped[int | None]
 
     user: Mapped[User | None] = relationship()
-
-
-class SeatMove(db.Model):
-    """One player's move that a draw gave (a table broken, the final table, a late entrant's new
-    table: R-SEAT-1..4): the seat is theirs at once (their phone says so); the host walks the moves one
-    at a time and marks each done (`done_at`) once the player sits there."""
-    __tablename__ = "seat_moves"
-    id: Mapped[int] = mapped_column(primary_key=True)
-    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
-    entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id", ondelete="CASCADE"))
-    from_table: Mapped[int]
-    from_seat: Mapped[int]
-    to_table: Mapped[int]
-    to_seat: Mapped[int]
-    done_at: Mapped[dt.datetime | None]
-
-    entry: Mapped[Entry] = relationship()
 
 
 class Ticket(db.Model):

@@ -25,7 +25,7 @@ from league.statuses import FIELD, STACK_IN_PLAY, STILL_IN, DealStatus, EntrySta
 from services import clocks, pool_shares
 from services.field import stack_of, starting_stack
 from services.journal import Journal, redo_next
-from services.models import Action, BonusClaim, Entry, Event, Member, SeatMove
+from services.models import Action, BonusClaim, Entry, Event, Member
 from wiring.extensions import db
 
 # Whose arrival may still push the players out so far down (R-PTS-5, R-LATE-3): pre-registered
@@ -194,13 +194,6 @@ class NightSnapshot:
         """The players in the game who have a seat, and their seats."""
         return {e: seating.Seat(e.table_no, e.seat_no) for e in self.entries
                 if e.status == EntryStatus.PLAYING and e.table_no is not None}
-
-    @cached_property
-    def seat_moves(self) -> list[SeatMove]:
-        """R-SEAT-1..4: the moves draws gave that the host has not marked done, oldest first (one read,
-        on first ask)."""
-        return list(db.session.scalars(db.select(SeatMove).where(
-            SeatMove.event_id == self.event.id, SeatMove.done_at.is_(None)).order_by(SeatMove.id)))
 
     @cached_property
     def final_table_drawn(self) -> bool:

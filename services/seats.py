@@ -10,11 +10,10 @@ from league import seating
 from league.statuses import EntryStatus
 from services import Refused
 from services.journal import Journal
-from services.models import Entry, SeatMove, utcnow
+from services.models import Entry
 from services.night_snapshot import NightSnapshot
 from services.places import place
 from services.prereg import remove_absentees
-from wiring.extensions import db
 
 
 def rng() -> random.Random:
@@ -32,38 +31,37 @@ def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
 
 def _reseat(night: NightSnapshot, new: dict[Entry, seating.Seat], journal: Journal) -> None:
     """R-SEAT-1..4: a draw that moves seated players: the new seats are theirs at once (their phones
-    say so), and each move joins the walk the host goes through one at a time (`walk`). A player who
-    moves again leaves the walk's earlier move behind."""
+    say so), and each who moved joins the walk the host goes through one at a time (`walk`), from
+    the seat they sat in when the host last saw them seated (a move not yet walked keeps its start)."""
     old = night.seated
     _seat(new, journal)
-    moves = [(entry, before, after) for entry, before, after in seating.moves_between(old, new) if before]
-    moving = {entry.id for entry, _, _ in moves}
-    for earlier in night.seat_moves:
-        if earlier.entry_id in moving:
-            journal.touch(earlier).done_at = utcnow()
-    for entry, before, after in moves:
-        db.session.add(journal.created(SeatMove(event_id=night.event.id, entry_id=entry.id, from_table=before.table,
-                                                from_seat=before.seat, to_table=after.table, to_seat=after.seat)))
-    night.__dict__.pop("seat_moves", None)
+    for entry, before, _ in seating.moves_between(old, new):
+        if before is None:
+            entry.moved_from_table = entry.moved_from_seat = None
+        elif entry.moved_from_table is None:
+            entry.moved_from_table, entry.moved_from_seat = before.table, before.seat
+    for entry, seat in new.items():  # drawn back to the seat they never left: nothing to walk
+        if (entry.moved_from_table, entry.moved_from_seat) == (seat.table, seat.seat):
+            entry.moved_from_table = entry.moved_from_seat = None
 
 
-def walk(night: NightSnapshot) -> list[SeatMove]:
-    """R-SEAT-1..4: the moves draws gave that the host has still to see made, in the order given: those
-    whose player is still in the game at the seat the draw gave (a player out since, or moved by hand,
-    has nothing left to walk)."""
-    seats = {entry.id: seat for entry, seat in night.seated.items()}
-    return [move for move in night.seat_moves if seats.get(move.entry_id) == seating.Seat(move.to_table, move.to_seat)]
+def walk(night: NightSnapshot) -> list[Entry]:
+    """R-SEAT-1..4: the players a draw moved whom the host has still to see sat down at their new
+    seats, in the order of those seats, table by table (a player out since has nothing left to walk)."""
+    return sorted((e for e in night.entries if e.moved_from_table is not None and e.status == EntryStatus.PLAYING
+                   and e.table_no is not None), key=lambda e: (e.table_no, e.seat_no))
 
 
-def walk_done(night: NightSnapshot, move_id: int | None, journal: Journal) -> tuple[SeatMove, Entry]:
-    """R-SEAT-1..4: the host saw the player sit down where the draw put them: the move leaves the walk."""
-    move = next((m for m in walk(night) if m.id == move_id), None)
-    entry = night.entry(move.entry_id) if move else None
-    if move is None or entry is None:
+def walk_done(night: NightSnapshot, entry_id: int | None, journal: Journal) -> tuple[seating.Seat, Entry]:
+    """R-SEAT-1..4: the host saw the player sit down where the draw put them: they leave the walk.
+    The seat they came from."""
+    entry = next((e for e in walk(night) if e.id == entry_id), None)
+    if entry is None:
         raise Refused("That move is done already, or no longer due: look at the tables again.")
-    journal.touch(move).done_at = utcnow()
-    night.__dict__.pop("seat_moves", None)
-    return move, entry
+    came_from = seating.Seat(entry.moved_from_table, entry.moved_from_seat)
+    journal.touch(entry)
+    entry.moved_from_table = entry.moved_from_seat = None
+    return came_from, entry
 
 
 def draw(night: NightSnapshot, journal: Journal) -> None:
@@ -127,4 +125,5 @@ def move(night: NightSnapshot, entry: Entry, table: int, seat: int, journal: Jou
     except ValueError as problem:
         raise Refused(str(problem)) from None
     _seat(new, journal)
+    entry.moved_from_table = entry.moved_from_seat = None  # moved by hand: nothing left to walk
 

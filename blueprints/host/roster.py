@@ -33,7 +33,7 @@ from services import (
     seats,
     settling,
 )
-from services.models import Entry, Event, Member, SeatMove
+from services.models import Entry, Event, Member
 from services.night_snapshot import NightSnapshot, read_night
 from wiring.extensions import db
 
@@ -153,14 +153,16 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
                             error=error, message=message, status=status, tapped=tapped, override=override)
 
 
-def _walk(night: NightSnapshot, tapped: str) -> list[tuple[SeatMove, Entry]]:
-    """R-SEAT-1..4: the moves the host has still to walk, with their players, starting after the move
-    just marked done (those passed over with Next come round again at the end)."""
+def _walk(night: NightSnapshot, tapped: str) -> list[Entry]:
+    """R-SEAT-1..4: the players the host has still to see sat down at the seats a draw gave them,
+    starting after the one just marked done (those passed over with Next come round again)."""
     walk = seats.walk(night)
     op, _, done = tapped.partition(":")
-    if op == "walk_done" and (done_id := row_id(done)) is not None:
-        walk = [m for m in walk if m.id > done_id] + [m for m in walk if m.id < done_id]
-    return [(move, entry) for move in walk if (entry := night.entry(move.entry_id)) is not None]
+    entry = night.entry(row_id(done)) if op == "walk_done" else None
+    if entry is None or entry.table_no is None:
+        return walk
+    seat = (entry.table_no, entry.seat_no)
+    return [e for e in walk if (e.table_no, e.seat_no) > seat] + [e for e in walk if (e.table_no, e.seat_no) < seat]
 
 
 @bp.route("/events/<int:event_id>/players")
@@ -383,10 +385,9 @@ def _final_table(night: NightSnapshot, arg: str, form: Form, log: journal.Journa
 
 @roster_action("walk_done")
 def _walk_done(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
-    """R-SEAT-1..4: the host saw a player the draw moved (walk_done:<move>) sit down at their new seat."""
-    move, entry = seats.walk_done(night, row_id(arg), log)
-    return (f"{entry.member.name} moved: T{move.from_table} S{move.from_seat} → "
-            f"T{move.to_table} S{move.to_seat}")
+    """R-SEAT-1..4: the host saw a player the draw moved (walk_done:<entry>) sit down at their new seat."""
+    came_from, entry = seats.walk_done(night, row_id(arg), log)
+    return f"{entry.member.name} moved: T{came_from.table} S{came_from.seat} → T{entry.table_no} S{entry.seat_no}"
 
 
 @roster_action("move_to")

@@ -38,23 +38,40 @@ def sizes(app, event_id) -> list[int]:
     return [tables[t] for t in sorted(tables)]
 
 
-def confirmer(page):
-    """Answers each confirmation with the next of `replies` (True: OK) and keeps what it asked."""
-    asked: list[str] = []
-    replies: list[bool] = []
+class Questions:
+    """The host's confirmations as the browser shows them: each answered OK or Cancel as the test
+    says, what each asked kept, and the roster's POSTs counted (a Cancel must send none)."""
 
-    def answer(dialog):
-        asked.append(dialog.message)
-        dialog.accept() if replies.pop(0) else dialog.dismiss()
-    page.on("dialog", answer)
-    return asked, replies
+    def __init__(self, page):
+        self.asked: list[str] = []
+        self.replies: list[bool] = []
+        self.posts = 0
+        page.on("dialog", self._answer)
+        page.on("request", self._count)
 
+    def _answer(self, dialog):
+        self.asked.append(dialog.message)
+        dialog.accept() if self.replies.pop(0) else dialog.dismiss()
 
-def roster_posts(page) -> list[str]:
-    posts: list[str] = []
-    page.on("request", lambda r: posts.append(r.post_data or "") if r.method == "POST" and r.url.endswith("/players")
-            else None)
-    return posts
+    def _count(self, request):
+        if request.method == "POST" and request.url.endswith("/players"):
+            self.posts += 1
+
+    def yes(self, button) -> str:
+        """Tap `button` and answer OK: the question it asked."""
+        self.replies.append(True)
+        button.click()
+        return self.asked[-1]
+
+    def no_then_yes(self, button) -> str:
+        """Tap `button` and Cancel (nothing is sent, the button stays), then tap it again and answer
+        OK: the question it asked (two taps for the host, besides the first)."""
+        sent = self.posts
+        self.replies.append(False)
+        button.click()
+        expect(button).to_be_visible()
+        assert self.posts == sent, "a cancelled question still sent the action"
+        return self.yes(button)
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
@@ -109,11 +126,9 @@ def test_r_seat_1_the_41st_entrant_s_moves_walked_one_at_a_time_in_view(live_ser
     viewport_shot(host, f"guided-moves-walked-{theme}")
 
     # Undo the last Done (asked first): the move is back in the panel; Redo puts it back
-    asked, replies = confirmer(host)
-    replies.append(True)
-    roster.locator(".undo-bar").get_by_role("button", name="Undo").click()
+    asked = Questions(host).yes(roster.locator(".undo-bar").get_by_role("button", name="Undo"))
     expect(roster.locator(".flash")).to_contain_text("Took back: ")
-    assert asked == [f"Undo “{name} moved: {line.split(': ')[1]}”?"]
+    assert asked == f"Undo “{name} moved: {line.split(': ')[1]}”?"
     expect(panel.locator("h2")).to_have_text("Moves 1 to go")
     roster.locator(".undo-bar").get_by_role("button", name="Redo").click()
     expect(roster.locator(".flash")).to_contain_text(f"Put back: {name} moved")
@@ -133,16 +148,10 @@ def test_break_final_table_reject_deal_and_undo_ask_first_and_no_sends_nothing(l
         db.session.remove()
     host = open_roster(phone, live_server.url, event_id)
     roster = host.locator("#players")
-    asked, replies = confirmer(host)
-    posts = roster_posts(host)
+    questions = Questions(host)
 
     # Reject: "no" keeps Zed waiting, nothing sent; "yes" turns him away
-    replies.append(False)
-    roster.get_by_role("button", name="Reject").click()
-    assert asked[-1] == "Turn Zed Walk away?" and posts == []
-    expect(roster.locator("h2", has_text="Arrivals")).to_contain_text("1")
-    replies.append(True)
-    roster.get_by_role("button", name="Reject").click()
+    assert questions.no_then_yes(roster.get_by_role("button", name="Reject")) == "Turn Zed Walk away?"
     expect(roster.locator(".flash")).to_have_text("Turned away Zed Walk")
 
     roster.get_by_role("button", name="Draw seats").click()
@@ -158,12 +167,7 @@ def test_break_final_table_reject_deal_and_undo_ask_first_and_no_sends_nothing(l
     expect(button).to_be_visible()
     assert box_in_view(host, PANEL)
     viewport_shot(host, "guided-break-due")
-    sent = len(posts)
-    replies.append(False)
-    button.click()
-    assert asked[-1].startswith("Break table ") and len(posts) == sent
-    replies.append(True)
-    button.click()
+    assert questions.no_then_yes(button).startswith("Break table ")
     expect(panel.locator(".flash")).to_have_text("Table broken")
     expect(panel.locator("h2")).to_contain_text("to go")
     assert len(sizes(app, event_id)) == 2
@@ -174,12 +178,8 @@ def test_break_final_table_reject_deal_and_undo_ask_first_and_no_sends_nothing(l
             bust_out(event, name)
         db.session.remove()
     host.reload()
-    replies.append(False)
-    panel.get_by_role("button", name="Draw the final table").click()
-    assert asked[-1] == "Draw the final table? Every player gets a new seat at table 1."
-    expect(panel.get_by_role("button", name="Draw the final table")).to_be_visible()
-    replies.append(True)
-    panel.get_by_role("button", name="Draw the final table").click()
+    assert questions.no_then_yes(panel.get_by_role("button", name="Draw the final table")) == (
+        "Draw the final table? Every player gets a new seat at table 1.")
     expect(panel.locator(".flash")).to_have_text("Final table drawn")
     assert sizes(app, event_id) == [10]
 
@@ -189,21 +189,13 @@ def test_break_final_table_reject_deal_and_undo_ask_first_and_no_sends_nothing(l
             deals.open_deal(log.night, {e: 5000 + e.id for e in log.night.deal_players}, "chip_chop", log)
         db.session.remove()
     host.reload()
-    replies.append(False)
-    roster.get_by_role("button", name="Call off the deal").click()
-    assert asked[-1] == "Call off the deal? The votes so far are lost and play goes on."
-    expect(roster.get_by_role("button", name="Call off the deal")).to_be_visible()
-    replies.append(True)
-    roster.get_by_role("button", name="Call off the deal").click()
+    assert questions.no_then_yes(roster.get_by_role("button", name="Call off the deal")) == (
+        "Call off the deal? The votes so far are lost and play goes on.")
     expect(roster.locator(".flash")).to_have_text("Deal called off")
 
     # Undo: two taps (Undo, OK); "no" takes nothing back
-    sent = len(posts)
-    replies.append(False)
-    roster.locator(".undo-bar").get_by_role("button", name="Undo").click()
-    assert asked[-1] == "Undo “Deal called off”?" and len(posts) == sent
-    replies.append(True)
-    roster.locator(".undo-bar").get_by_role("button", name="Undo").click()
+    undo = roster.locator(".undo-bar").get_by_role("button", name="Undo")
+    assert questions.no_then_yes(undo) == "Undo “Deal called off”?"
     expect(roster.locator(".flash")).to_have_text("Took back: Deal called off")
     expect(roster.get_by_role("button", name="Call off the deal")).to_be_visible()
     viewport_shot(host, "guided-undo-asked")

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from services import members
-from tests.fixtures.host import fill, host_op, put_to_vote
+from tests.fixtures.host import fill, host_op, put_to_vote, seated_down_to
 from tests.fixtures.pages import html, refusal, text
 from tests.fixtures.roster import bust_out, draw_seats, phone_check_in, player_names
 from tests.fixtures.rows import entries, written
@@ -43,10 +43,7 @@ def test_r_pay_2_calling_off_the_deal_asks_first(client, night):
 
 
 def test_r_seat_3_4_break_and_final_table_ask_first(client, night):
-    fill(client, night, 21)
-    draw_seats(night)
-    for name in player_names(21)[:2]:
-        bust_out(night, name)
+    seated_down_to(client, night, 21, 2)
     page = text(host_op(client, night, "noop"))
     assert question(page, "break").startswith("Break table ")
     host_op(client, night, "break")

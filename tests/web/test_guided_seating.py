@@ -8,11 +8,11 @@ import pytest
 
 from league.seating import table_sizes
 from services import seats
-from services.models import SeatMove
+from services.models import Entry
 from services.night_snapshot import read_night
-from tests.fixtures.host import bust, fill, host_op
+from tests.fixtures.host import bust, fill, host_op, seated_down_to
 from tests.fixtures.pages import html, refusal, text
-from tests.fixtures.roster import bust_out, draw_seats, player_names
+from tests.fixtures.roster import bust_out, draw_seats
 from tests.fixtures.rows import entries
 from wiring.extensions import db
 
@@ -25,10 +25,10 @@ def panel(page: str) -> str:
     return found.group(0) if found else ""
 
 
-def pending(night) -> list[SeatMove]:
+def pending(night) -> list[Entry]:
+    """The players the host has still to see sat down, in the walk's order (their new seats)."""
     db.session.expire_all()
-    return list(db.session.scalars(db.select(SeatMove).where(SeatMove.event_id == night.id, SeatMove.done_at.is_(None))
-                                   .order_by(SeatMove.id)))
+    return seats.walk(read_night(night))
 
 
 def sizes(night) -> dict[int, int]:
@@ -50,19 +50,18 @@ def test_r_seat_1_the_21st_entrant_opens_a_table_of_seven_and_the_host_walks_six
     assert page.status_code == 200
     assert sizes(night) == {1: 7, 2: 7, 3: 7}
     moves = pending(night)
-    assert len(moves) == 6 and {(m.from_table, m.to_table) for m in moves} == {(1, 3), (2, 3)}
+    assert len(moves) == 6 and {(m.moved_from_table, m.table_no) for m in moves} == {(1, 3), (2, 3)}
     shown = panel(html(page))
     assert "6 to go" in shown and shown.count("<li data-move") == 6 and shown.count("<li data-move hidden") == 5
     first = moves[0]
-    name = next(e.member.name for e in entries(night).values() if e.id == first.entry_id)
-    assert (f"<strong>Move {name}</strong>: T{first.from_table} S{first.from_seat} → "
-            f"T{first.to_table} S{first.to_seat}") in shown
+    assert (f"<strong>Move {first.member.name}</strong>: T{first.moved_from_table} S{first.moved_from_seat} → "
+            f"T{first.table_no} S{first.seat_no}") in shown
 
 
 def test_r_seat_1_the_panel_shows_a_name_as_text(client, twenty):
     night = twenty
     host_op(client, night, "join", name="Wren", adult="yes")
-    mover = entries(night)[next(e.member.name for e in entries(night).values() if e.id == pending(night)[0].entry_id)]
+    mover = pending(night)[0]
     mover.member.name = "O'Brien <b>"
     db.session.commit()
     shown = panel(html(host_op(client, night, "noop")))
@@ -78,7 +77,7 @@ def test_r_seat_1_done_walks_on_to_the_next_move_and_undo_puts_it_back(client, t
     shown = panel(text(done))
     assert "5 to go" in shown and "moved: T" in shown and 'role="status"' in shown
     # the move after the one done is the one shown (not hidden)
-    assert re.search(rf'<li data-move>\s*<p><strong>Move [^<]+</strong>: T{second.from_table} S{second.from_seat} ', shown)
+    assert re.search(rf'<li data-move>\s*<p><strong>Move {second.member.name}</strong>: ', shown)
     assert [m.id for m in pending(night)][0] == second.id
     undone = host_op(client, night, f"undo:{night_last_action(night)}")
     assert undone.status_code == 200 and "Took back: " in text(undone)
@@ -114,7 +113,7 @@ def test_r_seat_1_a_moved_player_out_since_has_nothing_left_to_walk(client, twen
     night = twenty
     host_op(client, night, "join", name="Wren", adult="yes")
     move = pending(night)[0]
-    name = next(e.member.name for e in entries(night).values() if e.id == move.entry_id)
+    name = move.member.name
     bust(client, night, name)
     refused = host_op(client, night, f"walk_done:{move.id}")
     assert refused.status_code == 422
@@ -122,32 +121,25 @@ def test_r_seat_1_a_moved_player_out_since_has_nothing_left_to_walk(client, twen
 
 
 def test_r_seat_3_break_table_asks_first_then_its_players_are_walked_one_at_a_time(client, night):
-    fill(client, night, 21)
-    draw_seats(night)
-    assert sizes(night) == {1: 7, 2: 7, 3: 7}
-    for name in player_names(21)[:2]:
-        bust_out(night, name)
+    seated_down_to(client, night, 21, 2)
     table = seats.table_plan(read_night(night))["break"]
     shown = panel(html(host_op(client, night, "noop")))
     assert 'value="break"' in shown and f'data-confirm="Break table {table}?' in shown
     broken = host_op(client, night, "break")
     assert broken.status_code == 200
     moves = pending(night)
-    assert moves and {m.from_table for m in moves} == {table} and table not in sizes(night)
+    assert moves and {m.moved_from_table for m in moves} == {table} and table not in sizes(night)
     assert f"{len(moves)} to go" in panel(text(broken)) and "Table broken" in panel(text(broken))
 
 
 def test_r_seat_4_the_final_table_asks_first_and_every_move_is_walked(client, night):
-    fill(client, night, 12)
-    draw_seats(night)
-    for name in player_names(12)[:3]:
-        bust_out(night, name)
+    seated_down_to(client, night, 12, 3)
     shown = panel(html(host_op(client, night, "noop")))
     assert 'value="final"' in shown and 'data-confirm="Draw the final table?' in shown
     drawn = host_op(client, night, "final")
     assert drawn.status_code == 200 and sizes(night) == {1: 9}
     moves = pending(night)
-    assert moves and all(m.to_table == 1 for m in moves)
+    assert moves and all(m.table_no == 1 for m in moves)
     assert f"{len(moves)} to go" in panel(text(drawn))
 
 

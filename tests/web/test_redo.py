@@ -3,9 +3,9 @@ kind of host action, until a new action is made; a second tap is refused and cha
 says what it took back (services/journal.py)."""
 import pytest
 
-from services import members
+from services import members, seats
 from services.night_snapshot import read_night
-from tests.fixtures.host import fill, floor_op, host_op, put_to_vote
+from tests.fixtures.host import fill, floor_op, host_op, put_to_vote, seated_down_to
 from tests.fixtures.pages import refusal, text
 from tests.fixtures.roster import bust_out, draw_seats, phone_check_in, player_names
 from tests.fixtures.rows import entries, every_row
@@ -74,18 +74,12 @@ def _draw(client, night):
 
 
 def _break(client, night):
-    fill(client, night, 21)
-    draw_seats(night)
-    for name in player_names(21)[:2]:
-        bust_out(night, name)
+    seated_down_to(client, night, 21, 2)
     return "break", {}
 
 
 def _final(client, night):
-    fill(client, night, 12)
-    draw_seats(night)
-    for name in player_names(12)[:3]:
-        bust_out(night, name)
+    seated_down_to(client, night, 12, 3)
     return "final", {}
 
 
@@ -93,7 +87,7 @@ def _walk_done(client, night):
     fill(client, night, 20)
     draw_seats(night)
     host_op(client, night, "join", name="Wren", adult="yes")
-    return f"walk_done:{read_night(night).seat_moves[0].id}", {}
+    return f"walk_done:{seats.walk(read_night(night))[0].id}", {}
 
 
 def _move_to(client, night):
