@@ -53,6 +53,21 @@ def _confirm(client, night, op="confirm"):
     return f"{op}:{by_name(night, 'Wren').id}", {}
 
 
+def _id(client, night):
+    fill(client, night, 2)
+    member = members.join(night.league_id, "Young Wren", True, True)  # under 21
+    db.session.commit()
+    host_op(client, night, f"walk_in:{member.id}")
+    return f"id:{by_name(night, 'Young Wren').id}", {}
+
+
+def _prereg(client, night):
+    fill(client, night, 2)
+    member = members.join(night.league_id, "Prue Early", True, False)
+    db.session.commit()
+    return f"prereg:{member.id}", {}
+
+
 def _bust(client, night):
     return f"bust:{_seated(client, night)['Player 00'].id}", {}
 
@@ -127,7 +142,7 @@ def _settle(client, night):
     return "settle", {}
 
 
-KINDS = {"join": _join, "walk_in": _walk_in, "confirm": _confirm,
+KINDS = {"join": _join, "walk_in": _walk_in, "confirm": _confirm, "id": _id, "prereg": _prereg,
          "reject": lambda client, night: _confirm(client, night, "reject"), "bust": _bust,
          "bust_hand": _bust_hand, "dq": _dq, "draw": _draw, "break": _break, "final": _final,
          "walk_done": _walk_done, "move_to": _move_to, "bonus": _bonus, "bonus_all": _bonus_all,
