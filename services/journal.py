@@ -135,8 +135,9 @@ def undo_since(event: Event, action_id: int, newest_seen: int | None = None) -> 
         Action.event_id == event.id, Action.id >= action.id, Action.undone_at.is_(None)).order_by(Action.id.desc())))
     if newest_seen is not None and live[0].id != newest_seen:
         raise Refused("The journal changed on another screen: look at it again, then undo.")
+    turn = db.session.scalar(db.select(db.func.max(Action.id)).where(Action.event_id == event.id))
     for later in live:
-        undo(later)
+        undo(later, turn)
     return live
 
 
@@ -160,13 +161,16 @@ def _values(row) -> dict[str, Any]:
     return {name: _plain(getattr(row, name)) for name in _journalled(row.__table__)}
 
 
-def undo(action: Action) -> None:
+def undo(action: Action, turn: int | None = None) -> None:
     """Take an action back: restore what it changed and remove what it created (newest first).
     The action stays in the journal, marked undone, with the rows as it left them (`redo`) and the
-    night's newest action then (`undone_turn`), for Redo. The caller commits.
+    night's newest action then (`turn`, read when not given; kept as `undone_turn`), for Redo. The
+    caller commits.
 
     A row the action created goes, whatever else the action noted about it (a late entrant is
     created, then seated)."""
+    if turn is None:
+        turn = db.session.scalar(db.select(db.func.max(Action.id)).where(Action.event_id == action.event_id))
     changes = list(reversed(action.changes))
     created = {(table, row_id) for table, row_id, before in changes if before is None}
     rows = _load(changes)
@@ -175,11 +179,11 @@ def undo(action: Action) -> None:
         if (table, row_id) not in kept:
             row = rows.get((table, row_id))
             kept[(table, row_id)] = _values(row) if row is not None else None
-    action.redo = [[table, row_id, after] for (table, row_id), after in kept.items()]
-    action.undone_turn = db.session.scalar(db.select(db.func.max(Action.id)).where(Action.event_id == action.event_id))
     _put(rows, [(table, row_id, before) for table, row_id, before in changes
                 if before is None or (table, row_id) not in created])
-    action.undone_at = utcnow()
+    # Set together once the rows are back: one UPDATE of the action at the commit.
+    action.redo = [[table, row_id, after] for (table, row_id), after in kept.items()]
+    action.undone_turn, action.undone_at = turn, utcnow()
 
 
 def _put(rows: dict[tuple[str, int], Any], states: list[tuple[str, int, dict[str, Any] | None]]) -> None:
@@ -214,15 +218,22 @@ def _unchanged(row, before: dict[str, Any]) -> bool:
     return all(now.get(name) == value for name, value in before.items())
 
 
+def redo_of(actions: list[Action], newest_live: Action | None) -> Action | None:
+    """The action Redo puts back, of `actions` (every one taken back since the night's newest action
+    still standing, `newest_live`, among them): the last taken back, and of several taken back at once
+    the oldest first. A new action ends it: those taken back before it are older than it."""
+    kept = [a for a in actions if a.undone_at is not None and a.undone_turn is not None
+            and (newest_live is None or a.id > newest_live.id)]
+    return min(kept, key=lambda a: (-a.undone_turn, a.id), default=None)
+
+
 def redo_next(event: Event, newest_live: Action | None) -> Action | None:
-    """The action Redo puts back: of those taken back since the night's newest action still standing
-    (`newest_live`), the last taken back, and of several taken back at once the oldest first. A
-    new action ends it: those taken back before it are older than it."""
+    """`redo_of` the night's actions taken back since `newest_live`, read from the journal."""
     query = db.select(Action).options(defer(Action.changes), defer(Action.redo)).where(
-        Action.event_id == event.id, Action.undone_at.is_not(None), Action.redo.is_not(None))
+        Action.event_id == event.id, Action.undone_turn.is_not(None))
     if newest_live is not None:
         query = query.where(Action.id > newest_live.id)
-    return db.session.scalar(query.order_by(Action.undone_turn.desc(), Action.id).limit(1))
+    return redo_of(list(db.session.scalars(query)), newest_live)
 
 
 def redo(event: Event, action_id: int | None, newest_live: Action | None) -> Action:

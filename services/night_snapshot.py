@@ -24,7 +24,7 @@ from league.finishing import positions_provisional
 from league.statuses import FIELD, STACK_IN_PLAY, STILL_IN, DealStatus, EntryStatus, EventStatus
 from services import clocks, pool_shares
 from services.field import stack_of, starting_stack
-from services.journal import Journal, redo_next
+from services.journal import Journal, redo_next, redo_of
 from services.models import Action, BonusClaim, Entry, Event, Member
 from wiring.extensions import db
 
@@ -261,11 +261,15 @@ class NightSnapshot:
 
     @cached_property
     def redo_action(self) -> Action | None:
-        """The action Redo would put back (services.journal.redo_next): read only when the night's
-        newest action was taken back, since a new one ends what Redo keeps."""
+        """The action Redo would put back (services.journal.redo_of): none unless the night's newest
+        action was taken back, since a new one ends what Redo keeps; found among the recent actions
+        when the newest standing is among them, else read from the journal."""
         if not self.recent or self.recent[0].undone_at is None:
             return None
-        return redo_next(self.event, self.last_action)
+        last = self.last_action
+        if last is None and len(self.recent) < RECENT or last is not None and last in self.recent:
+            return redo_of(self.recent, last)
+        return redo_next(self.event, last)
 
 
 def dealt(event: Event, entries: list[Entry]) -> dict[int, int]:
