@@ -3,7 +3,8 @@ kind of host action, until a new action is made; a second tap is refused and cha
 says what it took back (services/journal.py)."""
 import pytest
 
-from services import members, seats
+from blueprints import lock_event
+from services import checkin, members, seats
 from services.night_snapshot import read_night
 from tests.fixtures.host import fill, floor_op, host_op, put_to_vote, seated_down_to
 from tests.fixtures.pages import refusal, text
@@ -55,9 +56,9 @@ def _confirm(client, night, op="confirm"):
 
 def _id(client, night):
     fill(client, night, 2)
-    member = members.join(night.league_id, "Young Wren", True, True)  # under 21
+    lock_event(night)  # an under-21 checked in on their own phone, waiting for the host
+    checkin.check_in(night, members.join(night.league_id, "Young Wren", True, True))
     db.session.commit()
-    host_op(client, night, f"walk_in:{member.id}")
     return f"id:{by_name(night, 'Young Wren').id}", {}
 
 
