@@ -186,7 +186,10 @@ def test_break_final_table_reject_deal_and_undo_ask_first_and_no_sends_nothing(l
     with app.app_context():
         event = db.session.get(Event, event_id)
         with host_action(event, "deal", "Deal put to the vote") as log:
-            deals.open_deal(log.night, {e: 5000 + e.id for e in log.night.deal_players}, "chip_chop", log)
+            players, (in_play, _) = log.night.deal_players, log.night.chip_count()
+            counts = {e: in_play // len(players) for e in players}  # the count adds up (R-CHIP-3)
+            counts[players[0]] += in_play - sum(counts.values())
+            deals.open_deal(log.night, counts, "chip_chop", log)
         db.session.remove()
     host.reload()
     assert questions.no_then_yes(roster.get_by_role("button", name="Call off the deal")) == (
