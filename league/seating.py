@@ -8,8 +8,9 @@ House decisions (settings with the defaults given here, R-SEAT):
 - Tables are numbered from 1; a draw gives the extra players of an uneven split to the
   lowest-numbered tables (who sits where is random, so this favours nobody).
 - Seats at a table that is not full are spread around it (see `spread_seats`).
-- A late entrant who finds every table full opens the lowest free table number; the
-  balancing proposals then fill it.
+- A late entrant who finds every table full opens the lowest free table number, and the
+  players who join them there are drawn at random from the full tables, as few as keep the
+  tables within one (see `open_table`): a draw, not balancing moves one by one.
 - Balancing moves a player from the largest table (ties: the lowest number) to the
   shortest (ties: the lowest number), and is not proposed while a break or the final-table
   redraw is due, since those reseat players anyway.
@@ -158,9 +159,8 @@ def seat_late_entrant(
     """A random empty seat for a late entrant, from the same pool as everyone's (R-LATE-2, R-SEAT-1).
 
     The pool is every empty seat at the tables with the fewest players, so sizes stay within
-    one; the seat is drawn from it with `rng`. Only when every table is full does the entrant
-    open a new table (the lowest free number, a random seat); `balance_proposals` then moves
-    players to it.
+    one; the seat is drawn from it with `rng`. When every table is full this is a random seat at
+    the lowest free table number, alone there: `late_entry` fills that table at once instead.
     """
     _check_seating(seating, max_seats)
     if player in seating:
@@ -172,8 +172,62 @@ def seat_late_entrant(
         pool = [Seat(table, seat) for table, size in sizes.items() if size == fewest
                 for seat in _empty_seats(seating, table, max_seats)]
         return rng.choice(pool)
-    table = next(number for number in range(1, len(sizes) + 2) if number not in sizes)
-    return Seat(table, rng.randint(1, max_seats))
+    return Seat(_free_table(sizes), rng.randint(1, max_seats))
+
+
+def _free_table(sizes: Mapping[int, int]) -> int:
+    return next(number for number in range(1, len(sizes) + 2) if number not in sizes)
+
+
+def open_table(
+    seating: Mapping[Hashable, Seat], player: Hashable, rng: random.Random,
+    max_seats: int = DEFAULT_MAX_SEATS,
+) -> Seating:
+    """The seating after a late entrant who finds every table full opens a new one (R-LATE-2, R-SEAT-1).
+
+    Alone at a new table (10/10/1) the entrant would leave the tables out of balance until the host
+    made one balancing move after another; instead the new table is filled at once by a draw, with
+    the fewest moves that bring every table within one of the others. With n players on t tables
+    (the new one counted), every table must end with at least n // t players, so the new table needs
+    n // t - 1 players from the full ones, and that many move: the extra players of an uneven split
+    stay at the full tables (the lowest-numbered ones). Who leaves each full table is drawn at
+    random with `rng`; the entrant and the players who join them are shuffled into the new table's
+    seats, spread as `spread_seats`. Everyone else keeps their seat. Refused while a table has an
+    empty seat (`seat_late_entrant` draws one of those) and for a player who already has a seat.
+    """
+    _check_seating(seating, max_seats)
+    if player in seating:
+        seat = seating[player]
+        raise ValueError(f"That player already has a seat: table {seat.table}, seat {seat.seat}")
+    sizes = table_sizes(seating)
+    if any(size < max_seats for size in sizes.values()):
+        raise ValueError("A table has an empty seat: the late entrant draws one of those")
+    players = len(seating) + 1
+    new_table = _free_table(sizes)
+    per_table, extra = divmod(players, len(sizes) + 1)
+    movers: list[Hashable] = []
+    for index, table in enumerate(sizes):
+        stays = per_table + (1 if index < extra else 0)
+        at_table = _ordered(p for p, seat in seating.items() if seat.table == table)
+        movers.extend(rng.sample(at_table, sizes[table] - stays))
+    joining = [player, *movers]
+    rng.shuffle(joining)
+    moved = dict(seating)
+    for who, seat in zip(joining, spread_seats(len(joining), max_seats)):
+        moved[who] = Seat(new_table, seat)
+    return moved
+
+
+def late_entry(
+    seating: Mapping[Hashable, Seat], player: Hashable, rng: random.Random,
+    max_seats: int = DEFAULT_MAX_SEATS,
+) -> Seating:
+    """The seating once a late entrant sits down (R-LATE-2, R-SEAT-1): a seat drawn from the
+    shortest tables' empty ones (`seat_late_entrant`), or, every table full, a new table filled
+    by a draw with the fewest moves that keep the tables within one (`open_table`)."""
+    if any(size < max_seats for size in table_sizes(seating).values()):
+        return {**seating, player: seat_late_entrant(seating, player, rng, max_seats)}
+    return open_table(seating, player, rng, max_seats)
 
 
 def apply_move(

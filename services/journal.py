@@ -1,8 +1,9 @@
 """The night's journal: every host action is one transaction, recorded with who, when and what,
-and can be taken back exactly.
+and can be taken back exactly, and put back again.
 
 An action notes each row before it changes it (`touch`) and each row it creates (`created`); undo
-restores the noted values and deletes the created rows, newest action first.
+restores the noted values and deletes the created rows, newest action first, keeping the rows as the
+action left them; redo puts those back while nothing else has changed them, until a new action is made.
 
 The event's clock (its state, structure, version and shot clock) is not the roster's: it changes
 only through services/clocks.py's versioned writes, and every host action moves its version on. Undo never
@@ -112,7 +113,7 @@ class Journal:
 def last_action(event: Event) -> Action | None:
     """The newest action of the night not yet taken back. Its `changes` (every row a settle or a seat
     draw noted: hundreds of values) load only when read, as undo does."""
-    return db.session.scalar(db.select(Action).options(defer(Action.changes))
+    return db.session.scalar(db.select(Action).options(defer(Action.changes), defer(Action.redo))
                              .where(Action.event_id == event.id, Action.undone_at.is_(None))
                              .order_by(Action.id.desc()).limit(1))
 
@@ -134,8 +135,9 @@ def undo_since(event: Event, action_id: int, newest_seen: int | None = None) -> 
         Action.event_id == event.id, Action.id >= action.id, Action.undone_at.is_(None)).order_by(Action.id.desc())))
     if newest_seen is not None and live[0].id != newest_seen:
         raise Refused("The journal changed on another screen: look at it again, then undo.")
+    turn = db.session.scalar(db.select(db.func.max(Action.id)).where(Action.event_id == event.id))
     for later in live:
-        undo(later)
+        undo(later, turn)
     return live
 
 
@@ -155,25 +157,46 @@ def _load(changes: list) -> dict[tuple[str, int], Any]:
     return rows
 
 
-def undo(action: Action) -> None:
+def _values(row) -> dict[str, Any]:
+    return {name: _plain(getattr(row, name)) for name in _journalled(row.__table__)}
+
+
+def undo(action: Action, turn: int | None = None) -> None:
     """Take an action back: restore what it changed and remove what it created (newest first).
-    The action stays in the journal, marked undone. The caller commits.
+    The action stays in the journal, marked undone, with the rows as it left them (`redo`) and the
+    night's newest action then (`turn`, read when not given; kept as `undone_turn`), for Redo. The
+    caller commits.
 
     A row the action created goes, whatever else the action noted about it (a late entrant is
-    created, then seated). Removals and restorations are flushed in the order they come, so a
-    unique key freed by one is free for the next; runs of either go in one flush."""
+    created, then seated)."""
+    if turn is None:
+        turn = db.session.scalar(db.select(db.func.max(Action.id)).where(Action.event_id == action.event_id))
     changes = list(reversed(action.changes))
     created = {(table, row_id) for table, row_id, before in changes if before is None}
     rows = _load(changes)
+    kept: dict[tuple[str, int], dict[str, Any] | None] = {}
+    for table, row_id, _ in action.changes:
+        if (table, row_id) not in kept:
+            row = rows.get((table, row_id))
+            kept[(table, row_id)] = _values(row) if row is not None else None
+    _put(rows, [(table, row_id, before) for table, row_id, before in changes
+                if before is None or (table, row_id) not in created])
+    # Set together once the rows are back: one UPDATE of the action at the commit.
+    action.redo = [[table, row_id, after] for (table, row_id), after in kept.items()]
+    action.undone_turn, action.undone_at = turn, utcnow()
+
+
+def _put(rows: dict[tuple[str, int], Any], states: list[tuple[str, int, dict[str, Any] | None]]) -> None:
+    """Make each noted row hold its values (added again under its id if it is gone), or, None, remove
+    it; in the order given, flushed wherever removals and restorations alternate, so a unique key
+    freed by one is free for the next."""
     removing: bool | None = None
-    for table, row_id, before in changes:
-        if before is not None and (table, row_id) in created:
-            continue
-        if removing is not None and removing != (before is None):
+    for table, row_id, values in states:
+        if removing is not None and removing != (values is None):
             db.session.flush()
-        removing = before is None
+        removing = values is None
         row = rows.get((table, row_id))
-        if before is None:
+        if values is None:
             if row is not None:
                 db.session.delete(row)
             continue
@@ -183,7 +206,53 @@ def undo(action: Action) -> None:
             db.session.add(row)
         skip = NOT_JOURNALLED.get(table, ())
         for column in model.__table__.columns:
-            if column.key in before and column.key not in skip:
-                setattr(row, column.key, _restore(column, before[column.key]))
+            if column.key in values and column.key not in skip:
+                setattr(row, column.key, _restore(column, values[column.key]))
     db.session.flush()
-    action.undone_at = utcnow()
+
+
+def _unchanged(row, before: dict[str, Any]) -> bool:
+    """Whether the row still holds the values Undo put back (those it noted: a column added since
+    the action is not among them)."""
+    now = _values(row)
+    return all(now.get(name) == value for name, value in before.items())
+
+
+def redo_of(actions: list[Action], newest_live: Action | None) -> Action | None:
+    """The action Redo puts back, of `actions` (every one taken back since the night's newest action
+    still standing, `newest_live`, among them): the last taken back, and of several taken back at once
+    the oldest first. A new action ends it: those taken back before it are older than it."""
+    kept = [a for a in actions if a.undone_at is not None and a.undone_turn is not None
+            and (newest_live is None or a.id > newest_live.id)]
+    return min(kept, key=lambda a: (-a.undone_turn, a.id), default=None)
+
+
+def redo_next(event: Event, newest_live: Action | None) -> Action | None:
+    """`redo_of` the night's actions taken back since `newest_live`, read from the journal."""
+    query = db.select(Action).options(defer(Action.changes), defer(Action.redo)).where(
+        Action.event_id == event.id, Action.undone_turn.is_not(None))
+    if newest_live is not None:
+        query = query.where(Action.id > newest_live.id)
+    return redo_of(list(db.session.scalars(query)), newest_live)
+
+
+def redo(event: Event, action_id: int | None, newest_live: Action | None) -> Action:
+    """Put back the action Undo took back (`redo_next`, which the host's screen showed as
+    `action_id`): the rows as it left them, and it stands in the journal again. Refused, nothing
+    done, when it is not what Redo would put back now (redone or undone on another screen, or a new
+    action since), or a row it changed has changed since (a vote, a phone's check-in). The caller
+    commits."""
+    action = redo_next(event, newest_live)
+    if action is None or action.id != action_id:
+        raise Refused("Nothing to redo, or it was already redone on another screen.")
+    rows = _load(action.changes)
+    created = {(table, row_id) for table, row_id, before in action.changes if before is None}
+    for table, row_id, before in action.changes:
+        row = rows.get((table, row_id))
+        left_as = None if (table, row_id) in created else before
+        if (row is None) != (left_as is None) or (row is not None and not _unchanged(row, left_as)):
+            raise Refused(f"The night has changed since it was taken back, so it can't be put back: "
+                          f"{action.summary}")
+    _put(rows, [(table, row_id, after) for table, row_id, after in action.redo])
+    action.undone_at = action.redo = action.undone_turn = None
+    return action

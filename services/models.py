@@ -360,6 +360,11 @@ class Entry(db.Model):
     # R-PEN-2: when the player's missed-hand or missed-round penalty is estimated to end (UTC); None when
     # they are at the table. Read with the seats, so their phone hears of it (live.seats).
     penalty_until: Mapped[dt.datetime | None]
+    # R-SEAT-1..4: the seat a draw that reseated players (a table broken, the final table, a late
+    # entrant's new table) moved this player from, until the host marks them sat down at the new one
+    # (the walk, services.seats.walk); None when there is nothing to walk.
+    moved_from_table: Mapped[int | None]
+    moved_from_seat: Mapped[int | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     event: Mapped[Event] = relationship(back_populates="entries")
@@ -419,7 +424,10 @@ class Action(db.Model):
     """One host action of a night, as one transaction: who, when, what, and how to take it back.
 
     `changes` lists the rows it touched as [table, id, values before] (None before = created by
-    the action), so undo restores them exactly; `undone_at` marks it taken back.
+    the action), so undo restores them exactly; `undone_at` marks it taken back. Undo keeps the rows
+    as the action left them in `redo` ([table, id, values after], None after = no such row), and in
+    `undone_turn` the night's newest action then, so Redo can put the action back until a new one
+    is made (services/journal.py).
     """
     __tablename__ = "actions"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -430,6 +438,8 @@ class Action(db.Model):
     summary: Mapped[str] = mapped_column(String(200))
     changes: Mapped[list[Any]] = mapped_column(JSON, default=list)
     undone_at: Mapped[dt.datetime | None]
+    redo: Mapped[list[Any] | None] = mapped_column(JSON)
+    undone_turn: Mapped[int | None]
 
     user: Mapped[User | None] = relationship()
 

@@ -24,7 +24,7 @@ from league.finishing import positions_provisional
 from league.statuses import FIELD, STACK_IN_PLAY, STILL_IN, DealStatus, EntryStatus, EventStatus
 from services import clocks, pool_shares
 from services.field import stack_of, starting_stack
-from services.journal import Journal
+from services.journal import Journal, redo_next, redo_of
 from services.models import Action, BonusClaim, Entry, Event, Member
 from wiring.extensions import db
 
@@ -245,7 +245,7 @@ class NightSnapshot:
         """The night's last RECENT actions, newest first, those taken back included (`undone_at`).
         Their `changes` (every row a settle or a seat draw noted) load only when read, as undo does;
         a night's hundreds of older actions are not read at all."""
-        return list(db.session.scalars(db.select(Action).options(defer(Action.changes))
+        return list(db.session.scalars(db.select(Action).options(defer(Action.changes), defer(Action.redo))
                                        .where(Action.event_id == self.event.id).order_by(Action.id.desc())
                                        .limit(RECENT)))
 
@@ -256,8 +256,20 @@ class NightSnapshot:
         found = next((a for a in self.recent if a.undone_at is None), None)
         if found is not None or len(self.recent) < RECENT:
             return found
-        return db.session.scalar(db.select(Action).options(defer(Action.changes)).where(
+        return db.session.scalar(db.select(Action).options(defer(Action.changes), defer(Action.redo)).where(
             Action.event_id == self.event.id, Action.undone_at.is_(None)).order_by(Action.id.desc()).limit(1))
+
+    @cached_property
+    def redo_action(self) -> Action | None:
+        """The action Redo would put back (services.journal.redo_of): none unless the night's newest
+        action was taken back, since a new one ends what Redo keeps; found among the recent actions
+        when the newest standing is among them, else read from the journal."""
+        if not self.recent or self.recent[0].undone_at is None:
+            return None
+        last = self.last_action
+        if last is None and len(self.recent) < RECENT or last is not None and last in self.recent:
+            return redo_of(self.recent, last)
+        return redo_next(self.event, last)
 
 
 def dealt(event: Event, entries: list[Entry]) -> dict[int, int]:

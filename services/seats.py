@@ -29,6 +29,41 @@ def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
             entry.table_no, entry.seat_no = seat.table, seat.seat
 
 
+def _reseat(night: NightSnapshot, new: dict[Entry, seating.Seat], journal: Journal) -> None:
+    """R-SEAT-1..4: a draw that moves seated players: the new seats are theirs at once (their phones
+    say so), and each who moved joins the walk the host goes through one at a time (`walk`), from
+    the seat they sat in when the host last saw them seated (a move not yet walked keeps its start)."""
+    old = night.seated
+    _seat(new, journal)
+    for entry, before, _ in seating.moves_between(old, new):
+        if before is None:
+            entry.moved_from_table = entry.moved_from_seat = None
+        elif entry.moved_from_table is None:
+            entry.moved_from_table, entry.moved_from_seat = before.table, before.seat
+    for entry, seat in new.items():  # drawn back to the seat they never left: nothing to walk
+        if (entry.moved_from_table, entry.moved_from_seat) == (seat.table, seat.seat):
+            entry.moved_from_table = entry.moved_from_seat = None
+
+
+def walk(night: NightSnapshot) -> list[Entry]:
+    """R-SEAT-1..4: the players a draw moved whom the host has still to see sat down at their new
+    seats, in the order of those seats, table by table (a player out since has nothing left to walk)."""
+    return sorted((e for e in night.entries if e.moved_from_table is not None and e.status == EntryStatus.PLAYING
+                   and e.table_no is not None), key=lambda e: (e.table_no, e.seat_no))
+
+
+def walk_done(night: NightSnapshot, entry_id: int | None, journal: Journal) -> tuple[seating.Seat, Entry]:
+    """R-SEAT-1..4: the host saw the player sit down where the draw put them: they leave the walk.
+    The seat they came from."""
+    entry = next((e for e in walk(night) if e.id == entry_id), None)
+    if entry is None:
+        raise Refused("That move is done already, or no longer due: look at the tables again.")
+    came_from = seating.Seat(entry.moved_from_table, entry.moved_from_seat)
+    journal.touch(entry)
+    entry.moved_from_table = entry.moved_from_seat = None
+    return came_from, entry
+
+
 def draw(night: NightSnapshot, journal: Journal) -> None:
     """R-SEAT-1: draw every player in the game a random seat; table sizes differ by at most one."""
     players = night.with_status(EntryStatus.PLAYING)
@@ -40,10 +75,11 @@ def draw(night: NightSnapshot, journal: Journal) -> None:
 
 
 def seat_late_arrival(night: NightSnapshot, entry: Entry, journal: Journal) -> None:
-    """R-LATE-2, R-SEAT-1: once seats are drawn, an arrival draws from the same pool."""
+    """R-LATE-2, R-SEAT-1: once seats are drawn, an arrival draws from the same pool; one who finds every
+    table full opens a new one, filled at once by a draw with the fewest moves (seating.open_table)."""
     current = {e: seat for e, seat in night.seated.items() if e is not entry}
     if current and entry.table_no is None:
-        _seat({entry: seating.seat_late_entrant(current, entry, rng(), night.event.max_seats)}, journal)
+        _reseat(night, seating.late_entry(current, entry, rng(), night.event.max_seats), journal)
 
 
 def table_plan(night: NightSnapshot) -> dict:
@@ -67,7 +103,7 @@ def break_table(night: NightSnapshot, journal: Journal) -> int:
     table = seating.table_to_break(current, seats)
     if table is None:
         raise Refused("No table needs breaking.")
-    _seat(seating.break_table(current, table, rng(), seats), journal)
+    _reseat(night, seating.break_table(current, table, rng(), seats), journal)
     return table
 
 
@@ -79,7 +115,7 @@ def final_table(night: NightSnapshot, journal: Journal) -> None:
         raise Refused("It isn't time for the final table yet.")
     if remove_absentees(night, journal):
         place(night, journal)
-    _seat(seating.final_table(list(current), rng(), seats), journal)
+    _reseat(night, seating.final_table(list(current), rng(), seats), journal)
 
 
 def move(night: NightSnapshot, entry: Entry, table: int, seat: int, journal: Journal) -> None:
@@ -89,4 +125,5 @@ def move(night: NightSnapshot, entry: Entry, table: int, seat: int, journal: Jou
     except ValueError as problem:
         raise Refused(str(problem)) from None
     _seat(new, journal)
+    entry.moved_from_table = entry.moved_from_seat = None  # moved by hand: nothing left to walk
 

@@ -142,7 +142,8 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
                             players_left=night.players_left, last=night.last_action,
                             provisional=night.provisional,
                             recent=recent,
-                            plan=seats.table_plan(night), chips_in_play=chips_in_play, average=average,
+                            plan=seats.table_plan(night), walk=_walk(night, tapped), redo=night.redo_action,
+                            chips_in_play=chips_in_play, average=average,
                             prizes=prizes, shares_in=pool_shares.shares_drawn(event) if not prizes else 0,
                             ticketed=results.ticketed(event) if event.status == EventStatus.SETTLED else set(),
                             ballot=deals.ballot(night) if event.deal_status == DealStatus.OPEN else (0, 0),
@@ -150,6 +151,18 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
                             reentry_rule=event.reentry,  # R-ENTRY-1: once, not once per player
                             error=error, message=message, status=status, tapped=tapped, override=override)
+
+
+def _walk(night: NightSnapshot, tapped: str) -> list[Entry]:
+    """R-SEAT-1..4: the players the host has still to see sat down at the seats a draw gave them,
+    starting after the one just marked done (those passed over with Next come round again)."""
+    walk = seats.walk(night)
+    op, _, done = tapped.partition(":")
+    entry = night.entry(row_id(done)) if op == "walk_done" else None
+    if entry is None or entry.table_no is None:
+        return walk
+    seat = (entry.table_no, entry.seat_no)
+    return [e for e in walk if (e.table_no, e.seat_no) > seat] + [e for e in walk if (e.table_no, e.seat_no) < seat]
 
 
 @bp.route("/events/<int:event_id>/players")
@@ -235,10 +248,15 @@ def _undo(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> s
     if seen != last.id:
         raise Refused("Nothing to undo, or it was already undone on another screen.")
     undone = journal.undo_since(night.event, action_id, seen)
-    first = undone[-1]
-    if len(undone) == 1:
-        return f"Undone: {first.summary}"
-    return f"Undone: {first.summary}, and the {len(undone) - 1} after it"[:200]
+    return "Took back: " + "; ".join(action.summary for action in reversed(undone))
+
+
+@roster_action("redo", record=False)
+def _redo(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
+    """The journal's Redo (no rule id of its own): put back redo:<id>, what Undo took back last, if
+    it is still what Redo would put back (no new action since; not redone on another screen)."""
+    action = journal.redo(night.event, row_id(arg), night.last_action)
+    return f"Put back: {action.summary}"
 
 
 @roster_action("confirm")
@@ -363,6 +381,13 @@ def _final_table(night: NightSnapshot, arg: str, form: Form, log: journal.Journa
     """R-SEAT-4: everyone fits at one table: a fresh random draw to the final table."""
     seats.final_table(night, log)
     return "Final table drawn"
+
+
+@roster_action("walk_done")
+def _walk_done(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-SEAT-1..4: the host saw a player the draw moved (walk_done:<entry>) sit down at their new seat."""
+    came_from, entry = seats.walk_done(night, row_id(arg), log)
+    return f"{entry.member.name} moved: T{came_from.table} S{came_from.seat} → T{entry.table_no} S{entry.seat_no}"
 
 
 @roster_action("move_to")

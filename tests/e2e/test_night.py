@@ -48,8 +48,9 @@ def test_a_whole_night_on_phones(tonight, phone, screenshot):
     host.once("dialog", lambda dialog: dialog.accept())  # "… is out?"
     roster.get_by_role("button", name=f"{NAMES[2]} is out").click()
     expect(roster.locator(".flash")).to_contain_text(f"{NAMES[2]} out in 3rd")
+    host.once("dialog", lambda dialog: dialog.accept())  # "Undo “… out in 3rd”?"
     roster.get_by_role("button", name="Undo").click()
-    expect(roster.locator(".flash")).to_contain_text("Undone")
+    expect(roster.locator(".flash")).to_have_text(f"Took back: {NAMES[2]} out in 3rd")
     host.once("dialog", lambda dialog: dialog.accept())  # "… is out?"
     roster.get_by_role("button", name=f"{NAMES[2]} is out").click()
     expect(roster.locator(".flash")).to_have_text(f"{NAMES[2]} out in 3rd")

@@ -138,7 +138,7 @@ def test_undo_of_the_third_last_action_takes_back_it_and_the_two_after(live_serv
     asked = []
     host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     journal.nth(2).get_by_role("button", name="Undo Dee out in 4th").click()
-    expect(roster.locator(".flash")).to_have_text("Undone: Dee out in 4th, and the 2 after it")
+    expect(roster.locator(".flash")).to_have_text("Took back: Dee out in 4th; Cy out in 3rd; Bob out in 2nd")
     assert asked == ["Undo “Dee out in 4th” and the 2 actions after it?"]
     expect(roster).to_contain_text("In the game 4")
     expect(roster.locator(".table-card")).to_have_count(1)   # the draw before it stands

@@ -87,8 +87,9 @@ def test_r_chip_1_one_tap_bonus_and_food_for_everyone(live_server, phone, screen
     expect(roster.locator(".undo-bar")).to_contain_text("Last: Food bonus +1,000 for 6 players")
     roster.get_by_role("radio", name="Food").check()
     expect(roster.get_by_role("button", name="Ann Lee has had the Food bonus")).to_be_disabled()
+    host.once("dialog", lambda dialog: dialog.accept())  # "Undo “Food bonus …”?"
     roster.locator(".undo-bar").get_by_role("button", name="Undo").click()
-    expect(roster.locator(".flash")).to_have_text("Undone: Food bonus +1,000 for 6 players")
+    expect(roster.locator(".flash")).to_have_text("Took back: Food bonus +1,000 for 6 players")
     expect(roster).to_contain_text("Chips in play 60,000")
     expect(roster.get_by_role("radio", name="Food")).to_be_checked()   # the kind picked survives the redraw
     expect(roster.get_by_role("button", name="Food bonus for Ann Lee")).to_be_enabled()

@@ -149,9 +149,10 @@ def test_r_seat_a_players_phone_shows_their_seat_and_their_move(live_server, pho
         host.once("dialog", lambda dialog: dialog.accept())  # "… is out?"
         roster.get_by_role("button", name=f"{name} is out").click()
         expect(roster.locator(".flash")).to_contain_text(f"{name} out in")
-    proposal = roster.locator(".notice", has=host.locator("select[name=mover-1]"))
+    proposal = roster.locator("[data-moves]")   # the balancing move, in the panel at the foot of the screen
+    expect(proposal).to_contain_text(f"big blind next at T{table} → T{other}")
     proposal.locator("select[name=mover-1]").select_option(label=f"Ann Lee (seat {seat})")
-    proposal.get_by_role("button", name=f"Move to table {other} seat").click()
+    proposal.get_by_role("button", name="Done").click()
     expect(roster.locator(".flash")).to_contain_text(f"Ann Lee moved to table {other}")
     new_table, new_seat = seats(live_server.app, event_id)["Ann Lee"]
     assert new_table == other
@@ -244,6 +245,7 @@ def test_r_seat_4_a_phone_that_missed_its_seat_alert_gets_the_final_table_messag
         host.once("dialog", lambda dialog: dialog.accept())
         roster.get_by_role("button", name=f"{name} is out").click()
         expect(roster.locator(".flash")).to_contain_text(f"{name} out in")
+    host.once("dialog", lambda dialog: dialog.accept())  # "Draw the final table? …"
     roster.get_by_role("button", name="Draw the final table").click()
     expect(roster.locator(".flash")).to_have_text("Final table drawn")
     _, seat = seats(live_server.app, event_id)["Ann Lee"]
@@ -289,9 +291,9 @@ def test_r_seat_2_moved_twice_back_to_her_old_seat_she_is_alerted_even_after_a_r
         host.once("dialog", lambda dialog: dialog.accept())
         roster.get_by_role("button", name=f"{name} is out").click()
         expect(roster.locator(".flash")).to_contain_text(f"{name} out in")
-    proposal = roster.locator(".notice", has=host.locator("select[name=mover-1]"))
+    proposal = roster.locator("[data-moves]")   # the balancing move, in the panel at the foot of the screen
     proposal.locator("select[name=mover-1]").select_option(label=f"Ann Lee (seat {seat})")
-    proposal.get_by_role("button", name=f"Move to table {other} seat").click()
+    proposal.get_by_role("button", name="Done").click()
     expect(roster.locator(".flash")).to_contain_text(f"Ann Lee moved to table {other}")
     _, away = seats(live_server.app, event_id)["Ann Lee"]
     expect(alert).to_contain_text(f"You moved: Table {other}, Seat {away}")

@@ -15,7 +15,9 @@ from league.seating import (
     draw_seats,
     final_table,
     final_table_due,
+    late_entry,
     moves_between,
+    open_table,
     seat_late_entrant,
     spread_seats,
     table_sizes,
@@ -159,6 +161,52 @@ def test_r_late_2_refuses_a_seated_player():
         seat_late_entrant(seating, "t1-0", random.Random(0))
 
 
+def test_r_seat_1_the_21st_entrant_opens_a_table_filled_by_a_draw_of_six():
+    seating = seating_of(10, 10)
+    after = open_table(seating, "late", random.Random(0))
+    assert table_sizes(after) == {1: 7, 2: 7, 3: 7}
+    assert after["late"].table == 3
+    moved = [player for player, seat, _ in moves_between(seating, after) if seat is not None]
+    assert len(moved) == 6 and sum(p.startswith("t1-") for p in moved) == 3
+    assert sorted(seat.seat for seat in after.values() if seat.table == 3) == spread_seats(7)
+
+
+def test_r_seat_1_an_uneven_split_leaves_the_extra_players_at_the_lowest_full_tables():
+    after = open_table(seating_of(6, 6, 6, max_seats=6), "late", random.Random(2), max_seats=6)
+    assert table_sizes(after) == {1: 5, 2: 5, 3: 5, 4: 4}
+
+
+def test_r_seat_1_open_table_takes_a_broken_table_number_and_refuses_an_empty_seat():
+    seating = {p: s for p, s in seating_of(6, 6, 6, max_seats=6).items() if s.table != 2}
+    assert open_table(seating, "late", random.Random(1), max_seats=6)["late"].table == 2
+    with pytest.raises(ValueError, match="empty seat"):
+        open_table(seating_of(10, 9), "late", random.Random(0))
+    with pytest.raises(ValueError, match="already has a seat"):
+        open_table(seating_of(10, 10), "t1-0", random.Random(0))
+
+
+def test_r_late_2_late_entry_takes_an_empty_seat_while_there_is_one():
+    seating = seating_of(8, 7, 8)
+    after = late_entry(seating, "late", random.Random(3))
+    assert after["late"].table == 2 and {p: s for p, s in after.items() if p != "late"} == seating
+
+
+@PROPS
+@given(st.integers(1, 8), st.integers(2, 10), st.integers(0, 2**32))
+def test_r_seat_1_property_open_table_least_moves_within_one_deterministic(full_tables, max_seats, seed):
+    seating = seating_of(*[max_seats] * full_tables, max_seats=max_seats)
+    after = open_table(seating, "late", random.Random(seed), max_seats)
+    assert after == open_table(seating, "late", random.Random(seed), max_seats)
+    assert_sound(after, max_seats)
+    assert spread(after) <= 1
+    # Every table ends with at least n // t players, and the new one starts with the entrant alone:
+    # n // t - 1 moves is the fewest that can bring the tables within one.
+    fewest = (len(seating) + 1) // (full_tables + 1) - 1
+    moved = [player for player, seat, _ in moves_between(seating, after) if seat is not None]
+    assert len(moved) == fewest
+    assert all(after[player].table == after["late"].table for player in moved)
+
+
 @PROPS
 @given(players_and_seats, st.integers(1, 30))
 def test_r_late_2_property_late_seats_keep_sizes_within_one(case, late):
@@ -166,18 +214,10 @@ def test_r_late_2_property_late_seats_keep_sizes_within_one(case, late):
     rng = random.Random(seed)
     seating = draw_seats(list(range(count)), rng, max_seats)
     for entrant in range(count, count + late):
-        all_full = all(size == max_seats for size in table_sizes(seating).values())
-        seat = seat_late_entrant(seating, entrant, rng, max_seats)
-        assert seat not in seating.values()
-        seating[entrant] = seat
+        seating = late_entry(seating, entrant, rng, max_seats)
         assert_sound(seating, max_seats)
-        if all_full:
-            # A new table of one: balancing moves players to it until sizes are within one.
-            assert table_sizes(seating)[seat.table] == 1
-            for move in balance_proposals(seating, max_seats):
-                mover = next(p for p, s in seating.items() if s.table == move.from_table)
-                seating = apply_move(seating, mover, move.to_table, move.to_seat, max_seats)
         assert spread(seating) <= 1
+        assert balance_proposals(seating, max_seats) == []
 
 
 # --- R-SEAT-2 balancing ------------------------------------------------------------------------

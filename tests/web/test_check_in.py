@@ -169,7 +169,7 @@ def test_undo_takes_back_the_last_action_exactly(client, night):
     last = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
     assert last.summary == "C out in 3rd" and last.user.username == "host"
     response = host_op(client, night, f"undo:{last.id}")
-    assert response.status_code == 200 and "Undone: C out in 3rd" in response.get_data(as_text=True)
+    assert response.status_code == 200 and "Took back: C out in 3rd" in response.get_data(as_text=True)
     c = entries(night)["C"]
     assert (c.status, c.position) == ("playing", None)
     stale = host_op(client, night, f"undo:{last.id}")

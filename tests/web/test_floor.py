@@ -135,7 +135,7 @@ def test_r_pen_2_undo_takes_a_penalty_back(client, night, table_of_nine):
     floor_op(client, night, fay, "give:missed_rounds", rounds="1", reason="Acting out of turn")
     action = db.session.scalar(db.select(Action).order_by(Action.id.desc()))
     undone = host_op(client, night, f"undo:{action.id}")
-    assert undone.status_code == 200 and "Undone: Fay: missed 1 round" in html(undone)
+    assert undone.status_code == 200 and "Took back: Fay: missed 1 round" in html(undone)
     assert db.session.scalar(db.select(db.func.count()).select_from(Penalty)) == 0
     assert entries(night)["Fay"].penalty_until is None
 

@@ -50,7 +50,7 @@ def test_r_seat_3_break_when_they_fit_at_one_fewer_table(client, night):
     assert host_op(client, night, "break").status_code == 422
     for n in range(2):
         host_op(client, night, f"bust:{roster[f'Player {n:02d}'].id}")
-    assert "can break" in host_op(client, night, "noop").get_data(as_text=True)
+    assert 'value="break"' in host_op(client, night, "noop").get_data(as_text=True)  # the moves panel offers it
     assert host_op(client, night, "break").status_code == 200
     sizes = tables(night)
     assert len(sizes) == 2 and sum(sizes.values()) == 19 and max(sizes.values()) - min(sizes.values()) <= 1

@@ -136,7 +136,7 @@ def test_the_host_sees_it_last_and_can_undo_it(client, ann, night):
     roster = text(client.get(f"/host/events/{night.id}/players", headers=HX))
     assert "Last: Ann Lee pre-registered on their phone" in roster and "Pre-registered, not here yet" in roster
     undo = host_op(client, night, f"undo:{last_action().id}")
-    assert undo.status_code == 200 and "Undone: Ann Lee pre-registered on their phone" in text(undo)
+    assert undo.status_code == 200 and "Took back: Ann Lee pre-registered on their phone" in text(undo)
     assert entries(night) == {}
     # and a cancel undone puts the pre-registration back as it was
     prereg(phone, night)

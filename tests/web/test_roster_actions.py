@@ -18,7 +18,7 @@ pytestmark = pytest.mark.both_databases(
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 # The templates whose forms post to the host's roster (the structure editor posts elsewhere).
-ROSTER_FORMS = ("host/_players.html", "host/_search.html", "play/card.html")
+ROSTER_FORMS = ("host/_players.html", "host/_moves.html", "host/_search.html", "play/card.html")
 
 
 def test_every_roster_button_has_a_handler_and_every_handler_names_its_rule():
@@ -27,9 +27,9 @@ def test_every_roster_button_has_a_handler_and_every_handler_names_its_rule():
         posted |= set(re.findall(r'name="op" value="([a-z_]+)', (TEMPLATES / name).read_text()))
     assert posted and posted <= set(ROSTER_ACTIONS)
     unnamed = [op for op, action in ROSTER_ACTIONS.items()
-               if op != "undo" and not re.search(r"R-[A-Z]+-\d", action.run.__doc__ or "")]
+               if op not in ("undo", "redo") and not re.search(r"R-[A-Z]+-\d", action.run.__doc__ or "")]
     assert unnamed == []
-    assert [op for op, action in ROSTER_ACTIONS.items() if not action.record] == ["undo"]
+    assert [op for op, action in ROSTER_ACTIONS.items() if not action.record] == ["undo", "redo"]
 
 
 @pytest.mark.parametrize("op", ["explode", "", "bust_hand_x:1", "__class__", "undo_", "Bust:1"])

@@ -1,5 +1,6 @@
 """The journal list: the night's last actions, newest first; undoing one takes back it and every
 later action, newest first, so the night is as it was before it (services/journal.undo_since)."""
+import html
 import re
 
 import pytest
@@ -35,7 +36,7 @@ def test_undo_of_an_earlier_action_takes_back_it_and_everything_after_it(client,
     top = actions(night)[-1].id
     response = host_op(client, night, f"undo:{draw.id}", journal_top=str(top))
     assert response.status_code == 200
-    assert "Undone: Seats drawn, and the 2 after it" in response.get_data(as_text=True)
+    assert "Took back: Seats drawn; Dee out in 4th; Cy out in 3rd" in response.get_data(as_text=True)
     now = entries(night)
     assert {e.status for e in now.values()} == {"playing"} and {e.table_no for e in now.values()} == {None}
     assert [a.undone_at is not None for a in actions(night)] == [False] * len(joined) + [True] * 3
@@ -52,7 +53,8 @@ def test_undo_passes_over_later_actions_already_undone_and_the_single_undo_still
     bob_out = actions(night)[-1]
     first_join = actions(night)[0]
     response = host_op(client, night, f"undo:{first_join.id}", journal_top=str(bob_out.id))
-    assert response.status_code == 200 and "and the 3 after it" in response.get_data(as_text=True)
+    said = re.search(r'class="flash" role="status">Took back: ([^<]+)<', html.unescape(response.get_data(as_text=True)))
+    assert response.status_code == 200 and said and said[1].count("; ") == 3 and said[1].split("; ")[-1].startswith("Bob out in")
     assert entries(night) == {}  # every join taken back: nobody is in
     assert all(a.undone_at for a in actions(night))
 
