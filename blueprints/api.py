@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from blueprints import errors, event_or_404, league_or_404
 from league.statuses import FIELD, EventStatus, LeagueKind, values
-from services import leagues, results
+from services import finals, leagues, results
 from services import standings as league_standings
 from services.models import Entry, Event, League, Venue
 from wiring.extensions import db
@@ -90,7 +90,7 @@ def qualifiers(slug: str):
     """R-QUAL-1..5, R-FIN: `?month=YYYY-MM` → monthly_final, top10_shootout, highroller_final."""
     league = league_or_404(slug)
     try:
-        return _json(league_standings.qualifiers(league, request.args.get("month", "")))
+        return _json(finals.qualifiers(league, request.args.get("month", "")))
     except ValueError as problem:
         abort(400, description=str(problem))
 

@@ -120,6 +120,10 @@ class NightForm(FlaskForm):
     # R-QUAL-1..5: the month whose qualifiers a final is for; blank: the month before its date.
     final_month = StringField("Final for month", validators=[Optional()],
                               render_kw={"type": "month", "placeholder": "YYYY-MM", "pattern": r"\d{4}-\d{2}"})
+    # R-PAY-3: a sponsor's money in a final's prize pool, named so the ledger says where it came from.
+    sponsor = StringField("Sponsor", validators=[Optional(), TypedText(120, "the sponsor")])  # String(120)
+    sponsor_money = StringField("Sponsor's money to the prizes ($)", validators=[WholeDollars("The sponsor's money")],
+                                render_kw={"inputmode": "numeric"})
     anyway = BooleanField("Create anyway")  # the host saw the same-night warning and goes ahead
 
     def validate_date(self, field) -> None:
@@ -180,6 +184,19 @@ class NightForm(FlaskForm):
         event.event_type = self.event_type.data
         event.buy_in, event.pool_share, event.guarantee = money.buy_in, money.pool_share, money.guarantee
         event.final_month = self.final_month.data or None  # None: the month before its date (R-QUAL-1..5)
+        event.sponsor, event.sponsor_money = self.sponsorship()
+
+    def sponsorship(self) -> tuple[str | None, int]:
+        """R-PAY-3: a final's sponsor and their money (other events have none, whatever was posted)."""
+        kind = EVENT_TYPES.get(self.event_type.data)
+        if kind is None or not kind.is_final or not self.sponsor_money.data:
+            return None, 0
+        return self.sponsor.data or None, self.sponsor_money.data
+
+    def validate_sponsor_money(self, field) -> None:
+        """R-PAY-3: sponsor's money comes from a named sponsor: the ledger says whose it is."""
+        if field.data and not (self.sponsor.data or "").strip():
+            raise ValidationError("Name the sponsor whose money it is.")
 
 
 def night_defaults(league: League, event_type: str = "nightly") -> dict[str, int]:

@@ -12,11 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from league import pools
-from league.finals import qualifying_month, registered_early, starting_stack
-from league.qualify import SHOOTOUT_PLACES, TICKET_PLACES, may_enter_final, shootout_qualifiers
+from league.qualify import SHOOTOUT_PLACES, TICKET_PLACES, shootout_qualifiers
 from league.standings import StandingRow, top_with_ties
 from league.statuses import PARTICIPANT_STATUSES, DealStatus, EntryStatus, EventStatus
-from services import leagues, pool_shares
+from services import finals, leagues, pool_shares
 from services.leagues import settle_order
 from services.models import Entry, Event, League, Member
 from services.standings import POINT_TYPES, month_standings, ticket_holders, year_standings
@@ -60,15 +59,8 @@ class ShootoutLine:
     tied_on_10th: bool
 
 
-@dataclass(frozen=True)
-class HighrollerLine:
-    """R-FIN: a High-roller Final entrant and their starting stack (20,000; 25,000 with 2+ nights;
-    +2,000 registered 24 h ahead for the month's High-roller Final)."""
-
-    player: str
-    nights: int
-    stack: int
-    early: bool
+# R-FIN: the High-roller Final's entrants and stacks, as the public pages, the API and the CLI read them.
+HighrollerLine = finals.HighrollerEntrant
 
 
 @dataclass(frozen=True)
@@ -89,6 +81,7 @@ class NightLine:
     paid_out: int
     deal: bool
     ledger: pools.EventLine
+    sponsor: str | None = None  # who put the sponsor's money in (R-PAY-3)
 
 
 @dataclass(frozen=True)
@@ -200,37 +193,6 @@ def _shootout(table: list[StandingRow]) -> list[ShootoutLine]:
             for row in qualified]
 
 
-def _highroller_finals(league: League, month: str, following: dt.date) -> list[Event]:
-    """The High-roller Finals for `month`'s qualifiers (stored on the event, or in the month after)."""
-    after = leagues.parse_month(following.strftime("%Y-%m"))[1]
-    events = db.session.scalars(db.select(Event).where(
-        Event.league_id == league.id, Event.event_type == "highroller_final",
-        ((Event.final_month == month) | (Event.final_month.is_(None) & (Event.date >= following)
-                                         & (Event.date < after))))).all()
-    return [e for e in events if qualifying_month(e.date, e.final_month) == month]
-
-
-def _early(league: League, finals: list[Event]) -> set[int]:
-    """R-FIN: members registered 24 h or more before a High-roller Final of the month."""
-    early: set[int] = set()
-    for event in finals:
-        local = dt.datetime.combine(event.date, event.start_time or dt.time(0, 0), tzinfo=league.zone())
-        starts = local.astimezone(dt.UTC).replace(tzinfo=None)
-        for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)):
-            ahead = entry.pre_registered or entry.status == EntryStatus.REQUESTED
-            if ahead and entry.created_at and registered_early(entry.created_at, starts):
-                early.add(entry.member_id)
-    return early
-
-
-def _highroller(league: League, month: str, following: dt.date, table: list[StandingRow]) -> list[HighrollerLine]:
-    early = _early(league, _highroller_finals(league, month, following))
-    return [HighrollerLine(row.player, row.events,
-                           starting_stack("highroller_final", league.kind, row.events, row.key in early),
-                           row.key in early)
-            for row in table if may_enter_final(row.events)]
-
-
 def month_pack(league: League, month: str) -> MonthPack:
     """R-STD-1, R-QUAL-1..5, R-FIN, R-PAY-3: the month-end pack (ValueError for a bad month)."""
     first, following = leagues.parse_month(month)
@@ -273,7 +235,7 @@ def month_pack(league: League, month: str) -> MonthPack:
             event.id, event.date, event.start_time, event.venue.name, event.event_type, players, new_at[event.id],
             pool_shares.buy_ins_of(c) + c.get(EntryStatus.NO_SHOW, pool_shares.NONE).entries,
             lines[event.id].taken_in, lines[event.id].paid_out,
-            event.deal_status == DealStatus.AGREED, lines[event.id]))
+            event.deal_status == DealStatus.AGREED, lines[event.id], event.sponsor))
     by_venue: dict[str, list[NightLine]] = defaultdict(list)
     for night in nights:
         by_venue[night.venue].append(night)
@@ -298,7 +260,7 @@ def month_pack(league: League, month: str) -> MonthPack:
         race[row.player] = series
 
     return MonthPack(league, month, first.strftime("%B %Y"), table, _tickets(league, month), _shootout(table),
-                     _highroller(league, month, following, table), nights, venues, books, race, attendance)
+                     finals.highroller_entrants(league, month, table), nights, venues, books, race, attendance)
 
 
 def season_pack(league: League, year: int) -> SeasonPack:
@@ -319,9 +281,8 @@ def season_pack(league: League, year: int) -> SeasonPack:
             month = date.strftime("%Y-%m")
             by_month[member_id][month] += points
             months.add(month)
-    events = db.session.scalars(db.select(Event).where(
-        Event.league_id == league.id, Event.status == EventStatus.SETTLED, Event.date >= first,
-        Event.date < following, Event.buy_in > 0).order_by(Event.date, Event.start_time, Event.id)).all()
+    # Every settled event, free ones too: a free league's finals pay prizes the league funds (R-FIN).
+    events = sorted(leagues.settled_nights(league, first, following), key=settle_order)
     counts = pool_shares.entry_counts([e.id for e in events])
     return SeasonPack(league, int(year), table, len(whole), sorted(months),
                       {k: dict(v) for k, v in by_month.items()}, _books(league, events, counts, first))
@@ -362,13 +323,14 @@ def _night_name(n: NightLine) -> str:
 def month_tables(pack: MonthPack) -> dict[str, tuple[list[str], list[list]]]:
     """Each of the pack's tables as (header, rows) for CSV: standings, tickets, shootout, highroller,
     nights, venues, ledger."""
-    ledger_rows = [[_night_name(n), n.venue, n.event_type, n.ledger.taken_in, n.ledger.guarantee, n.ledger.drawn,
-                    n.ledger.pool, n.ledger.paid_out, n.ledger.left, n.ledger.to_final, n.ledger.to_top50,
-                    n.ledger.fee] for n in pack.nights]
+    ledger_rows = [[_night_name(n), n.venue, n.event_type, n.ledger.taken_in, n.ledger.guarantee, n.sponsor or "",
+                    n.ledger.sponsor, n.ledger.drawn, n.ledger.funded, n.ledger.pool, n.ledger.paid_out,
+                    n.ledger.left, n.ledger.short, n.ledger.to_final, n.ledger.to_top50, n.ledger.fee]
+                   for n in pack.nights]
     books = pack.ledger
-    ledger_rows.append(["Total", "", "", books.taken_in, books.guarantees, books.brought_forward, "",
-                        books.paid_out, books.left_in_pools, sum(books.final_pools.values()), books.top50_pool,
-                        books.fees])
+    ledger_rows.append(["Total", "", "", books.taken_in, books.guarantees, "", books.sponsors, books.brought_forward,
+                        books.funded, "", books.paid_out, books.left_in_pools, books.short,
+                        sum(books.final_pools.values()), books.top50_pool, books.fees])
     return {
         "standings": (["rank", "player", "points", "nights"],
                       [[r.rank, r.player, r.points, r.events] for r in pack.table]),
@@ -385,8 +347,9 @@ def month_tables(pack: MonthPack) -> dict[str, tuple[list[str], list[list]]]:
         "venues": (["venue", "nights", "players", "new_members", "entries", "taken_in", "paid_out"],
                    [[v.venue, v.nights, v.players, v.new_members, v.entries, v.taken_in, v.paid_out]
                     for v in pack.venues]),
-        "ledger": (["night", "venue", "event_type", "taken_in", "guarantee", "drawn_from_final_pool", "pool",
-                    "paid_out", "left_in_pool", "to_monthly_final", "to_top50", "fee"], ledger_rows),
+        "ledger": (["night", "venue", "event_type", "taken_in", "guarantee", "sponsor", "sponsor_money",
+                    "drawn_from_final_pool", "league_funded", "pool", "paid_out", "left_in_pool", "short",
+                    "to_monthly_final", "to_top50", "fee"], ledger_rows),
     }
 
 

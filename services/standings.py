@@ -1,6 +1,6 @@
-"""Standings and qualifiers from the database (R-STD-1/2, R-QUAL-1..5): monthly and season tables
-(points summed over point-awarding nights), ticket holders, the Top-10 Shoot-out and the High-roller
-Final. league/ ranks; this module reads.
+"""Standings from the database (R-STD-1/2, R-QUAL-1/2): monthly and season tables (points summed over
+point-awarding nights) and the month's ticket holders; the finals' qualifiers as a whole are
+services.finals.qualifiers. league/ ranks; this module reads.
 """
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 
 from league.events import EVENT_TYPES
-from league.finals import starting_stack
-from league.qualify import may_enter_final, shootout_qualifiers
+from league.qualify import shootout_qualifiers
 from league.standings import StandingRow, rank_table
 from league.statuses import PARTICIPANT_STATUSES, EventStatus
 from services.leagues import parse_month, parse_year, settle_order
@@ -50,23 +49,6 @@ def ticket_holders(league: League, month: str) -> list[Ticket]:
         joinedload(Ticket.member), joinedload(Ticket.event).joinedload(Event.venue)).where(
         Ticket.league_id == league.id, Ticket.month == month)).all()
     return sorted(tickets, key=lambda t: (settle_order(t.event), t.position, t.member.name.casefold()))
-
-
-def qualifiers(league: League, month: str, table: list[StandingRow] | None = None) -> dict[str, list[dict]]:
-    """R-QUAL-1..5 and R-FIN: who holds Monthly Final tickets, who made the Top-10 Shoot-out, and the
-    High-roller Final entrants with their starting stacks, as the API and `flask league qualifiers
-    --json` give them."""
-    table = month_standings(league, month) if table is None else table
-    return {
-        "monthly_final": [
-            {"player": t.member.name, "date": t.event.date.isoformat(), "venue": t.event.venue.name,
-             "position": t.position} for t in ticket_holders(league, month)],
-        "top10_shootout": [{"player": row.player, "points": row.points} for row in shootout_qualifiers(table)],
-        "highroller_final": [
-            {"player": row.player, "events": row.events,
-             "starting_stack": starting_stack("highroller_final", league.kind, row.events)}
-            for row in table if may_enter_final(row.events)],
-    }
 
 
 def standings_json(table: list[StandingRow]) -> dict[str, list[dict]]:

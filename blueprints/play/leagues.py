@@ -11,7 +11,7 @@ from blueprints.play.member_cookie import current_member
 from league.members import name_key
 from league.standings import SEASON_TABLE_SIZE, StandingRow, top_with_ties
 from league.statuses import EventStatus
-from services import leagues, results, standings
+from services import finals, leagues, results, standings
 from services.models import Event, League
 from wiring.extensions import db
 
@@ -100,7 +100,7 @@ def month_qualifiers(slug: str, month: str):
     return page_or_fragment(
         "play/qualifiers.html", "play/_qualifiers.html", league=league, month=month, year=month[:4],
         title=f"{first.strftime('%B %Y')} finals · {league.name}", month_label=first.strftime("%B %Y"),
-        tickets=standings.ticket_holders(league, month), qualifiers=standings.qualifiers(league, month),
+        tickets=standings.ticket_holders(league, month), qualifiers=finals.qualifiers(league, month),
         **neighbours(leagues.league_months(league), month))
 
 

@@ -3,7 +3,7 @@
 Each round starts a fresh session, as a request would, so nothing is served from the identity map.
 """
 from league.standings import StandingRow
-from services import leagues, settling, standings
+from services import finals, leagues, settling, standings
 from services.models import Event, League, Ticket
 from wiring.extensions import db
 
@@ -37,7 +37,7 @@ def test_year_standings(benchmark, history_app):
 
 def test_qualifiers(benchmark, history_app):
     _, built = history_app
-    found = benchmark(lambda: standings.qualifiers(fresh(built.league_id), built.month))
+    found = benchmark(lambda: finals.qualifiers(fresh(built.league_id), built.month))
     tickets = found["monthly_final"]
     assert tickets and len({t["player"] for t in tickets}) == len(tickets)
     assert [(t["date"], t["venue"]) for t in tickets] == sorted(

@@ -166,7 +166,7 @@ def test_r_qual_2_r_fin_the_printed_pack_has_every_ticket_entrant_and_night_a_li
     ledger_rows = rows(olive.get(f"{NOV}/ledger.csv").get_data(as_text=True))[1:-1]  # the last is the total
     ledger_lines = re.findall(r"<li>(.*?)</li>", ledger, flags=re.S)
     assert len(ledger_lines) == len(ledger_rows)
-    for line, (_, venue, _, taken_in, _, _, pool, paid, _, to_final, to_top50, fee) in zip(
+    for line, (_, venue, _, taken_in, _, _, _, _, _, pool, paid, _, _, to_final, to_top50, fee) in zip(
             ledger_lines, ledger_rows, strict=True):
         assert f"· {escape(venue)}: ${int(taken_in):,} in, pool ${int(pool):,}" in line
         assert f"${int(paid):,} paid, ${int(to_final):,} to final, ${int(to_top50):,} to Top 50, ${int(fee):,} fee" in line
