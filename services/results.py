@@ -17,8 +17,9 @@ from league.payouts import default_money
 from league.points import Finish, award_points
 from league.results_file import EventResults, ResultsFileError
 from league.statuses import ON_THEIR_PHONE, PARTICIPANT_STATUSES, EventStatus, LeagueKind
+from services.members import drop_unused
 from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
-from services.settling import settle_tickets
+from services.standings import settle_tickets
 from wiring.extensions import db
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
         db.select(Event).where(Event.league_id == league.id, Event.date.in_({f.date for f in events})))}
     new_venues = 0
     errors, months, targets = _money_problems(league, events), set(), []
+    replaced: set[int] = set()  # the players of results replaced, some perhaps under a name now corrected
     for found in events:
         venue = venues.get(name_key(found.venue))
         if venue is None:
@@ -62,6 +64,7 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
                               "(import with --replace to overwrite them)")
                 continue
             months.add(event.month)
+            replaced |= set(db.session.scalars(db.select(Entry.member_id).where(Entry.event_id == event.id)))
             db.session.execute(delete(Entry).where(Entry.event_id == event.id))
         if event is None:
             event = Event(league_id=league.id, venue=venue, date=found.date, start_time=found.start_time,
@@ -99,6 +102,7 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
         db.session.expire(event, ["entries"])
     for month in sorted(months):
         settle_tickets(league, month)
+    drop_unused(replaced)  # R-MEM-1: a name the file corrected leaves no empty member behind
     return ImportSummary(len(events), len(rows), len(new), new_venues, tuple(sorted(months)))
 
 

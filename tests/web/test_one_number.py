@@ -18,7 +18,6 @@ from tests.fixtures.host import host_op
 from tests.fixtures.months import final_night, settled_final
 from tests.fixtures.pages import text
 from tests.fixtures.rows import entries
-from wiring.extensions import db
 
 MONTH = "/organiser/harbour-league/months/2026-11"
 # R-FIN: Ann played two November nights (25,000), Bob one (20,000), Cara one and pre-registered three days
