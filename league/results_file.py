@@ -238,4 +238,22 @@ def _checked_events(events: dict[tuple, dict], errors: list[str]) -> list[EventR
             errors.append(f"line {found.first_line}: positions in {found.describe()} (lines {lines}) "
                           f"do not form a valid finishing order: {problem}")
         results.append(found)
+    errors.extend(one_game_at_a_time(results))
     return results
+
+
+def one_game_at_a_time(events: list[EventResults]) -> list[str]:
+    """R-LATE-4: a player still in one game cannot enter another, so no one plays two of the file's
+    events that start at the same date and time (at two venues): each such line is named, with the
+    line of the other game. A no-show never took a seat, so is in no game."""
+    playing: dict[tuple, tuple[EventResults, ResultRow]] = {}
+    problems = []
+    for event in events:
+        for row in event.rows:
+            if row.status == EntryStatus.NO_SHOW:
+                continue
+            earlier = playing.setdefault((event.date, event.start_time, name_key(row.player)), (event, row))
+            if earlier[0] is not event:
+                problems.append(f"line {row.line}: {row.player} is also in {earlier[0].describe()} on line "
+                                f"{earlier[1].line}: one player cannot be in two games at once (R-LATE-4)")
+    return problems

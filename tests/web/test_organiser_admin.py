@@ -1,6 +1,7 @@
 """The organiser's league settings, members and venues (R-MEM-1, R-MEM-2, R-PAY-1, R-PAY-3, R-CHIP-1,
 R-QUAL-2): every route, its fragment, and every refusal changing nothing."""
 import datetime as dt
+import re
 
 import pytest
 
@@ -463,6 +464,37 @@ def test_a_night_is_given_only_to_a_host_who_runs_its_venue(olive, league, night
     assert post(olive, f"{BASE}/nights/{there.id}/host", **{f"e{there.id}-host": str(host.id)}).status_code == 200
     db.session.refresh(there)
     assert there.host_id == host.id
+
+
+def test_a_night_is_booked_only_for_a_host_who_runs_its_venue(olive, league, night):
+    host = db.session.scalar(db.select(User).where(User.username == "host"))
+    anchor = Venue(league_id=league.id, name="Anchor")
+    db.session.add(anchor)
+    db.session.commit()
+    post(olive, f"{BASE}/hosts/{host.id}/venues", venue=str(night.venue_id))
+    before = count(Event)
+    booking = {"venue": str(anchor.id), "date": league.today().isoformat(), "start_time": "20:00",
+               "event_type": "nightly", "host": str(host.id), "template": ""}
+    refused = post(olive, f"{BASE}/nights", **booking)
+    assert refused.status_code == 422 and "Harry does not run Anchor" in refused.get_data(as_text=True)
+    assert count(Event) == before
+    assert post(olive, f"{BASE}/nights", **{**booking, "host": str(olive_id())}).status_code == 200
+    assert count(Event) == before + 1
+
+
+@pytest.mark.parametrize("event_type,first_minutes", [("nightly", 15), ("monthly_final", 20),
+                                                      ("highroller_final", 20), ("top10_shootout", 20)])
+def test_r_clock_1_a_night_booked_with_its_types_own_structure_gets_its_types(olive, league, night, event_type,
+                                                                              first_minutes):
+    from league.structures import DEFAULT_TEMPLATE, TEMPLATES, to_json
+    page = olive.get(f"{BASE}/nights").get_data(as_text=True)
+    assert re.search(r'<option selected value="">The type&#39;s own', page)  # the form's default
+    response = post(olive, f"{BASE}/nights", venue=str(night.venue_id), date=league.today().isoformat(),
+                    start_time="21:00", event_type=event_type, host=str(olive_id()), template="")
+    assert response.status_code == 200
+    booked = db.session.scalar(db.select(Event).order_by(Event.id.desc()))
+    assert booked.structure == to_json(TEMPLATES[DEFAULT_TEMPLATE[event_type]][1])
+    assert booked.structure[0]["minutes"] == first_minutes
 
 
 def test_r_chip_1_a_night_rebooked_as_another_type_before_play_takes_that_types_settings(league, night):
