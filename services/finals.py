@@ -11,12 +11,13 @@ import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import func
+from sqlalchemy.orm import joinedload
 
 from league import finals
 from league.events import event_type
 from league.qualify import may_enter_final, shootout_qualifiers
 from league.standings import StandingRow
-from league.statuses import EntryStatus, RulingKind, TicketState
+from league.statuses import EntryStatus, EventStatus, RulingKind, TicketState
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.journal import Journal
 from services.leagues import parse_month
@@ -148,15 +149,34 @@ class HighrollerEntrant:
     early: bool
 
 
-def highroller_finals(league: League, month: str) -> list[Event]:
-    """The High-roller Finals for `month`'s qualifiers (stored on the event, or in the month after)."""
+FINAL_TYPES = tuple(finals.FINAL_LABELS)
+
+
+def finals_for(league: League, month: str, types: tuple[str, ...] = FINAL_TYPES) -> list[Event]:
+    """The finals (of `types`) for `month`'s qualifiers, the month stored on the event or the month
+    before its date (R-QUAL-1..5), cancelled ones left out; by date and start time."""
     following = parse_month(month)[1]
     after = parse_month(following.strftime("%Y-%m"))[1]
-    events = db.session.scalars(db.select(Event).where(
-        Event.league_id == league.id, Event.event_type == "highroller_final",
+    events = db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
+        Event.league_id == league.id, Event.event_type.in_(types), Event.status != EventStatus.CANCELLED,
         ((Event.final_month == month) | (Event.final_month.is_(None) & (Event.date >= following)
-                                         & (Event.date < after))))).all()
+                                         & (Event.date < after)))).order_by(Event.date, Event.start_time)).all()
     return [e for e in events if finals.qualifying_month(e.date, e.final_month) == month]
+
+
+def month_to_lead(league: League, today: dt.date, months_with_results: list[str]) -> str:
+    """R-QUAL-1..5: the month a league's public page leads with: last month while its finals are still
+    to be played (one booked and not settled, or none booked while this month has no results yet),
+    else this month, else the latest month with results. `months_with_results`: newest first."""
+    this = today.strftime("%Y-%m")
+    last = (today.replace(day=1) - dt.timedelta(days=1)).strftime("%Y-%m")
+    if last in months_with_results:
+        booked = finals_for(league, last)
+        if any(e.status != EventStatus.SETTLED for e in booked) or (not booked and this not in months_with_results):
+            return last
+    if this in months_with_results or not months_with_results:
+        return this
+    return months_with_results[0]
 
 
 def highroller_entrants(league: League, month: str, table: list[StandingRow]) -> list[HighrollerEntrant]:
@@ -164,7 +184,7 @@ def highroller_entrants(league: League, month: str, table: list[StandingRow]) ->
     one's starting stack, with +2,000 for a registration 24 h ahead for one of its finals: the same
     figure the host's roster gives the entrant (entry_stack)."""
     early: set[int] = set()
-    for event in highroller_finals(league, month):
+    for event in finals_for(league, month, ("highroller_final",)):
         early.update(entry.member_id for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id))
                      if registered_ahead(event, entry))
     return [HighrollerEntrant(row.key, row.player, row.events,
