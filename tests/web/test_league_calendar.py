@@ -8,7 +8,6 @@ import pytest
 from league.finals import month_label
 from tests.fixtures.months import final_night, settled_month
 from tests.fixtures.pages import text
-from wiring.extensions import db
 
 LEAGUE = "/leagues/harbour-league"
 
