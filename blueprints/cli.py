@@ -98,7 +98,7 @@ def qualifiers_command(league_name, month, as_json):
         return
     click.echo(f"{league.name} — {month}\nMonthly Final tickets:")
     for t in found["monthly_final"]:
-        click.echo(f"  {t['player']:<30} {t['date']}  {t['venue']}  #{t['position']}")
+        click.echo(f"  {t['player']:<30} {t['date']} {t['start_time'] or '':<5}  {t['venue']}  #{t['position']}")
     click.echo("Top-10 Shoot-out:")
     for q in found["top10_shootout"]:
         click.echo(f"  {q['player']:<30} {q['points']:>6}")

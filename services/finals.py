@@ -200,8 +200,9 @@ def qualifiers(league: League, month: str, table: list[StandingRow] | None = Non
     table = month_standings(league, month) if table is None else table
     return {
         "monthly_final": [
-            {"player": t.member.name, "date": t.event.date.isoformat(), "venue": t.event.venue.name,
-             "position": t.position} for t in ticket_holders(league, month)],
+            {"player": t.member.name, "date": t.event.date.isoformat(),
+             "start_time": t.event.start_time.strftime("%H:%M") if t.event.start_time else None,
+             "venue": t.event.venue.name, "position": t.position} for t in ticket_holders(league, month)],
         "top10_shootout": [{"player": row.player, "points": row.points} for row in shootout_qualifiers(table)],
         "highroller_final": [{"player": h.player, "events": h.nights, "starting_stack": h.stack}
                              for h in highroller_entrants(league, month, table)],

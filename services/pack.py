@@ -36,6 +36,7 @@ class TicketLine:
     position: int
     passed_down: bool
     event_id: int | None = None
+    start_time: dt.time | None = None  # two nights at one venue on one day are told apart by it
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class TicketNight:
     date: dt.date
     venue: str
     tickets: tuple[TicketLine, ...]
+    start_time: dt.time | None = None
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ def tickets_by_night(tickets: Sequence[TicketLine]) -> list[TicketNight]:
         if nights and nights[-1].tickets[-1].event_id == ticket.event_id:
             nights[-1] = replace(nights[-1], tickets=(*nights[-1].tickets, ticket))
         else:
-            nights.append(TicketNight(ticket.date, ticket.venue, (ticket,)))
+            nights.append(TicketNight(ticket.date, ticket.venue, (ticket,), ticket.start_time))
     return nights
 
 
@@ -182,7 +184,7 @@ def _books(league: League, events: list[Event], counts, first: dt.date) -> pools
 
 def _tickets(league: League, month: str) -> list[TicketLine]:
     return [TicketLine(t.member.name, t.event.date, t.event.venue.name, t.position, t.position > TICKET_PLACES,
-                       t.event_id) for t in ticket_holders(league, month)]
+                       t.event_id, t.event.start_time) for t in ticket_holders(league, month)]
 
 
 def _shootout(table: list[StandingRow]) -> list[ShootoutLine]:
@@ -316,8 +318,12 @@ def csv_text(header: Sequence[str], rows: Iterable[Sequence]) -> str:
     return out.getvalue()
 
 
+def _time(start: dt.time | None) -> str:
+    return start.strftime("%H:%M") if start else ""
+
+
 def _night_name(n: NightLine) -> str:
-    return n.date.isoformat() + (f" {n.start_time.strftime('%H:%M')}" if n.start_time else "")
+    return n.date.isoformat() + (f" {_time(n.start_time)}" if n.start_time else "")
 
 
 def month_tables(pack: MonthPack) -> dict[str, tuple[list[str], list[list]]]:
@@ -334,8 +340,9 @@ def month_tables(pack: MonthPack) -> dict[str, tuple[list[str], list[list]]]:
     return {
         "standings": (["rank", "player", "points", "nights"],
                       [[r.rank, r.player, r.points, r.events] for r in pack.table]),
-        "tickets": (["player", "date", "venue", "position", "passed_down"],
-                    [[t.player, t.date.isoformat(), t.venue, t.position, t.passed_down] for t in pack.tickets]),
+        "tickets": (["player", "date", "start_time", "venue", "position", "passed_down"],
+                    [[t.player, t.date.isoformat(), _time(t.start_time), t.venue, t.position, t.passed_down]
+                     for t in pack.tickets]),
         "shootout": (["rank", "player", "points", "tied_on_10th"],
                      [[s.rank, s.player, s.points, s.tied_on_10th] for s in pack.shootout]),
         "highroller": (["player", "nights", "starting_stack", "registered_24h_ahead"],

@@ -16,7 +16,7 @@ from league.members import name_key
 from league.payouts import default_money
 from league.points import Finish, award_points
 from league.results_file import EventResults, ResultsFileError
-from league.statuses import ON_THEIR_PHONE, PARTICIPANT_STATUSES, EventStatus, LeagueKind
+from league.statuses import ON_THEIR_PHONE, PARTICIPANT_STATUSES, EntryStatus, EventStatus, LeagueKind
 from services.members import drop_unused
 from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
 from services.standings import settle_tickets
@@ -176,9 +176,10 @@ def preview_import(league: League, events: list[EventResults], *, replace: bool 
         for row in found.rows:
             if name_key(row.player) not in members:
                 new_members.setdefault(name_key(row.player), row.player)
-        nights.append(NightPreview(found, change, len(found.rows)))
+        # R-PTS-5: the players who took a seat; a no-show on the file is not one.
+        nights.append(NightPreview(found, change, sum(row.status != EntryStatus.NO_SHOW for row in found.rows)))
     return ImportPreview(tuple(nights), tuple(new_members.values()), tuple(new_venues.values()),
-                         sum(n.players for n in nights), tuple(sorted(months)), tuple(problems))
+                         sum(len(n.night.rows) for n in nights), tuple(sorted(months)), tuple(problems))
 
 
 def finishers(event: Event) -> list[Entry]:

@@ -139,14 +139,14 @@ def test_r_qual_2_r_fin_the_printed_pack_has_every_ticket_entrant_and_night_a_li
     lines = re.findall(r"<li>(.*?)</li>", section, flags=re.S)
     tickets = [[name[1:] if name[:2] in ("'=", "'+", "'-", "'@") else name, *rest]  # the CSV's escape undone
                for name, *rest in rows(olive.get(f"{NOV}/tickets.csv").get_data(as_text=True))[1:]]
-    nights = {(t[1], t[2]) for t in tickets}
+    nights = {(t[1], t[2], t[3]) for t in tickets}
     assert len(lines) == len(nights) and "<tr" not in section  # a night a line, not a ticket a row
-    for player, date, venue, position, passed in tickets:
-        day = pack.dt.date.fromisoformat(date).strftime("%a\u00a0%d\u00a0%b")
+    for player, date, start, venue, position, passed in tickets:
+        day = pack.dt.date.fromisoformat(date).strftime("%a\u00a0%d\u00a0%b") + (f" {start}" if start else "")
         line = next(li for li in lines if li.startswith(f"{day} · {escape(venue)}:"))
         assert f"{position} {escape(player)}" in line, (player, line)
         assert (f"{position} {escape(player)} <span class=\"mark\">↓ passed down</span>" in line) == (passed == "yes")
-    assert section.count("↓ passed down") == sum(t[4] == "yes" for t in tickets) == 1
+    assert section.count("↓ passed down") == sum(t[5] == "yes" for t in tickets) == 1
     entrants = html.split('id="pack-highroller"')[1].split('id="pack-venues"')[0]
     entrant_lines = re.findall(r"<li>(.*?)</li>", entrants, flags=re.S)
     entrant_rows = rows(olive.get(f"{NOV}/highroller.csv").get_data(as_text=True))[1:]
@@ -193,7 +193,7 @@ def test_csv_cells_that_start_a_formula_are_escaped(olive):
     standings = rows(olive.get(f"{NOV}/standings.csv").get_data(as_text=True))
     assert ["8", "'=Eli+1", "175", "1"] in standings
     tickets = rows(olive.get(f"{NOV}/tickets.csv").get_data(as_text=True))
-    assert ["Kai", "2026-11-10", "Crown", "6", "yes"] in tickets
+    assert [row[:2] + row[3:] for row in tickets if row[0] == "Kai"] == [["Kai", "2026-11-10", "Crown", "6", "yes"]]
     ledger = rows(olive.get(f"{NOV}/ledger.csv").get_data(as_text=True))
     assert ledger[-1][:4] == ["Total", "", "", "480"]
 
