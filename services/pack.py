@@ -308,9 +308,15 @@ def csv_cell(value) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+# A UTF-8 byte-order mark first: Excel on Windows reads a CSV without one in the PC's code page, and
+# "Zoë Nguyễn" comes out garbled; with it, every spreadsheet reads UTF-8.
+BOM = "\ufeff"
+
+
 def csv_text(header: Sequence[str], rows: Iterable[Sequence]) -> str:
-    """A table as CSV text, every cell escaped by csv_cell."""
+    """A table as CSV text for a spreadsheet: a byte-order mark, then every cell escaped by csv_cell."""
     out = io.StringIO()
+    out.write(BOM)
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([csv_cell(h) for h in header])
     for row in rows:

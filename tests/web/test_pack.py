@@ -31,7 +31,8 @@ def olive(client, seeded):
 
 
 def rows(text: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text)))
+    assert text.startswith("\ufeff")  # the byte-order mark Excel on Windows needs to read UTF-8
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
 
 
 def test_r_pay_3_the_months_books_balance_to_the_dollar(seeded):
@@ -187,6 +188,7 @@ def test_every_table_as_csv(olive, table):
     assert page.headers["Content-Disposition"] == f'attachment; filename="harbour-league-2026-11-{table}.csv"'
     found = rows(page.get_data(as_text=True))
     assert len(found) >= 2 and all(len(row) == len(found[0]) for row in found)
+    assert page.get_data().startswith(b"\xef\xbb\xbf")  # UTF-8's byte-order mark: "Zoë Nguyễn" in Excel
 
 
 def test_csv_cells_that_start_a_formula_are_escaped(olive):
