@@ -26,7 +26,7 @@ STYLE = Style(
     background="#ffffff", plot_background="#ffffff", foreground="#1b1f24", foreground_strong="#1b1f24",
     foreground_subtle="#5d6d7e", opacity="1", opacity_hover="1", colors=COLOURS, font_family=FONT,
     title_font_size=22, label_font_size=15, major_label_font_size=15, legend_font_size=16, value_font_size=15,
-    value_label_font_size=15, tooltip_font_size=15, stroke_width=3)
+    value_label_font_size=15, tooltip_font_size=15, no_data_font_size=22, stroke_width=3)
 WIDTH, HEIGHT = 520, 440
 
 
