@@ -44,15 +44,17 @@ chromium:
 	fi
 
 # The month-end pack's PDF (WeasyPrint) needs Debian's pango; its browser test renders the PDF's pages
-# with poppler's pdftoppm; the share image draws with the DejaVu fonts.
+# with poppler's pdftoppm; the share image draws with the DejaVu fonts, and names in Chinese, Japanese or
+# Korean with Droid Sans Fallback (fonts-droid-fallback), which the PDF falls back to as well.
 PANGO := /usr/lib/$(shell uname -m)-linux-gnu/libpangoft2-1.0.so.0
 pdf-libs:
-	@if [ ! -e $(PANGO) ] || ! command -v pdftoppm >/dev/null || [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+	@if [ ! -e $(PANGO) ] || ! command -v pdftoppm >/dev/null || [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
+	    || [ ! -e /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-	      libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core; \
+	      libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core fonts-droid-fallback; \
 	  else \
-	    echo "The PDF needs Debian's pango: run  sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core  then make test again." >&2; exit 1; \
+	    echo "The PDF needs Debian's pango: run  sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core fonts-droid-fallback  then make test again." >&2; exit 1; \
 	  fi; \
 	fi
 

@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from blueprints import errors, event_or_404, league_or_404
 from league.statuses import FIELD, EventStatus, LeagueKind, values
-from services import leagues, results
+from services import finals, leagues, results
 from services import standings as league_standings
 from services.models import Entry, Event, League, Venue
 from wiring.extensions import db
@@ -90,7 +90,7 @@ def qualifiers(slug: str):
     """R-QUAL-1..5, R-FIN: `?month=YYYY-MM` → monthly_final, top10_shootout, highroller_final."""
     league = league_or_404(slug)
     try:
-        return _json(league_standings.qualifiers(league, request.args.get("month", "")))
+        return _json(finals.qualifiers(league, request.args.get("month", "")))
     except ValueError as problem:
         abort(400, description=str(problem))
 
@@ -191,6 +191,7 @@ _TEXT = {"type": "string"}
 _DATE = {"type": "string", "format": "date"}
 _MONTH_TEXT = {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}$", "example": "2026-11"}
 _NULLABLE_TEXT = {"type": ["string", "null"]}
+_START_TIME = {"type": ["string", "null"], "pattern": "^[0-9]{2}:[0-9]{2}$"}  # HH:MM, or null: no start time
 _SLUG = {"name": "slug", "in": "path", "required": True, "description": "The league's slug (or its name).",
          "schema": {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9 -]+$"}}
 _EVENT_ID = {"name": "event_id", "in": "path", "required": True,
@@ -212,7 +213,7 @@ def document() -> dict[str, Any]:
         "StandingRow": _object({"rank": {"type": "integer", "minimum": 1}, "player": _TEXT, "points": _INT,
                                 "events": _COUNT}),
         "Night": _object({
-            "id": _INT, "date": _DATE, "start_time": {"type": ["string", "null"], "pattern": "^[0-9]{2}:[0-9]{2}$"},
+            "id": _INT, "date": _DATE, "start_time": _START_TIME,
             "venue": _TEXT, "event_type": _TEXT, "status": {"type": "string", "enum": list(values(EventStatus))},
             "players": _COUNT, "results": _NULLABLE_TEXT, "clock": _NULLABLE_TEXT}),
         "Result": _object({"position": {"type": ["integer", "null"]}, "player": _TEXT, "status": _TEXT,
@@ -256,7 +257,8 @@ def document() -> dict[str, Any]:
             [_SLUG, {**_MONTH, "required": True}],
             _answer("Who qualified.", _object({
                 "monthly_final": {"type": "array", "items": _object(
-                    {"player": _TEXT, "date": _DATE, "venue": _TEXT, "position": {"type": "integer", "minimum": 1}})},
+                    {"player": _TEXT, "date": _DATE, "start_time": _START_TIME, "venue": _TEXT,
+                     "position": {"type": "integer", "minimum": 1}})},
                 "top10_shootout": {"type": "array", "items": _object({"player": _TEXT, "points": _INT})},
                 "highroller_final": {"type": "array", "items": _object(
                     {"player": _TEXT, "events": _COUNT, "starting_stack": _COUNT})}})), 400, 404),

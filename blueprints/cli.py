@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from league.results_file import ResultsFileError, parse_results
 from league.statuses import LeagueKind, Role, values
 from league.text import clean_text, text_problem
-from services import leagues, results, standings
+from services import finals, leagues, results, standings
 from wiring.extensions import db
 
 league_cli = AppGroup("league", help="Import results and query a league's standings and qualifiers.")
@@ -90,7 +90,7 @@ def qualifiers_command(league_name, month, as_json):
     """Print the month's Monthly Final tickets, Top-10 Shoot-out and High-roller Final entrants (R-QUAL, R-FIN)."""
     league = _league(league_name)
     try:
-        found = standings.qualifiers(league, month)
+        found = finals.qualifiers(league, month)
     except ValueError as problem:
         raise click.BadParameter(str(problem)) from None
     if as_json:
@@ -98,7 +98,7 @@ def qualifiers_command(league_name, month, as_json):
         return
     click.echo(f"{league.name} — {month}\nMonthly Final tickets:")
     for t in found["monthly_final"]:
-        click.echo(f"  {t['player']:<30} {t['date']}  {t['venue']}  #{t['position']}")
+        click.echo(f"  {t['player']:<30} {t['date']} {t['start_time'] or '':<5}  {t['venue']}  #{t['position']}")
     click.echo("Top-10 Shoot-out:")
     for q in found["top10_shootout"]:
         click.echo(f"  {q['player']:<30} {q['points']:>6}")

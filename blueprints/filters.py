@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from league.events import EVENT_TYPES
+from league.finals import FINAL_LABELS, month_label, qualifying_month
 from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus
 
 
@@ -33,7 +34,17 @@ def event_type_label(name: str) -> str:
     return kind.label if kind else name
 
 
-FILTERS = {"clock_time": clock_time, "ordinal": ordinal, "chips": chips, "event_type_label": event_type_label}
+def event_name(event) -> str:
+    """An event as a list names it: its type, and for a final the month whose final it is (R-QUAL-1..5:
+    "Monthly Final for November 2026")."""
+    label = event_type_label(event.event_type)
+    if event.event_type in FINAL_LABELS:
+        return f"{label} for {month_label(qualifying_month(event.date, event.final_month))}"
+    return label
+
+
+FILTERS = {"clock_time": clock_time, "ordinal": ordinal, "chips": chips, "event_type_label": event_type_label,
+           "event_name": event_name}
 
 
 # The vocabularies templates compare with (`entry.status == EntryStatus.PLAYING`), as Jinja globals.

@@ -8,11 +8,12 @@ from league.events import EVENT_TYPES, date_problem
 from league.finals import final_month_problem
 from league.payouts import FREE_NIGHT, MONEY_MAX, NightMoney, default_money
 from league.statuses import LeagueKind
-from league.structures import TEMPLATES, to_json
+from league.structures import TEMPLATES, default_structure, to_json
 from league.text import as_sentence, clean_text, text_problem
 from services import Refused
 from services.models import Event, League
 
+TYPES_OWN = ""  # the night form's blind structure: the event type's own template (DEFAULT_TEMPLATE)
 CHIPS_MAX = 10**9  # more chips than any night puts in play: a larger count is a typing slip
 ID_MAX = 2**31 - 1  # the largest id (or clock version) an integer column holds
 
@@ -108,8 +109,10 @@ class NightForm(FlaskForm):
     start_time = TimeField("Start", validators=[Optional()])
     event_type = SelectField("Type", choices=[SelectChoice(key, kind.label) for key, kind in EVENT_TYPES.items()])
     host = SelectField("Host", coerce=int)
-    template = SelectField("Blind structure",
-                           choices=[SelectChoice(key, label) for key, (label, _) in TEMPLATES.items()])
+    # R-CLOCK-1: blank, the night takes its type's own structure (a final's, not the nightly one).
+    template = SelectField("Blind structure", choices=[
+        SelectChoice(TYPES_OWN, "The type's own (THPA nightly; each final its own)"),
+        *(SelectChoice(key, label) for key, (label, _) in TEMPLATES.items())])
     buy_in = StringField("Buy-in ($)", validators=[WholeDollars("The buy-in")],
                          render_kw={"inputmode": "numeric"})
     pool_share = StringField("To the night's prize pool, per buy-in ($)",
@@ -120,6 +123,10 @@ class NightForm(FlaskForm):
     # R-QUAL-1..5: the month whose qualifiers a final is for; blank: the month before its date.
     final_month = StringField("Final for month", validators=[Optional()],
                               render_kw={"type": "month", "placeholder": "YYYY-MM", "pattern": r"\d{4}-\d{2}"})
+    # R-PAY-3: a sponsor's money in a final's prize pool, named so the ledger says where it came from.
+    sponsor = StringField("Sponsor", validators=[Optional(), TypedText(120, "the sponsor")])  # String(120)
+    sponsor_money = StringField("Sponsor's money to the prizes ($)", validators=[WholeDollars("The sponsor's money")],
+                                render_kw={"inputmode": "numeric"})
     anyway = BooleanField("Create anyway")  # the host saw the same-night warning and goes ahead
 
     def validate_date(self, field) -> None:
@@ -167,9 +174,11 @@ class NightForm(FlaskForm):
 
     def new_event(self, league_id: int, host_id: int) -> Event:
         """The validated night as an event, its structure copied from the chosen template (R-CLOCK-1)."""
+        structure = (TEMPLATES[self.template.data][1] if self.template.data != TYPES_OWN
+                     else default_structure(self.event_type.data))
         event = Event(league_id=league_id, venue_id=self.venue.data, date=self.date.data,
                       start_time=self.start_time.data, event_type=self.event_type.data, host_id=host_id,
-                      structure=to_json(TEMPLATES[self.template.data][1]))
+                      structure=to_json(structure))
         self.update(event)
         return event
 
@@ -180,6 +189,19 @@ class NightForm(FlaskForm):
         event.event_type = self.event_type.data
         event.buy_in, event.pool_share, event.guarantee = money.buy_in, money.pool_share, money.guarantee
         event.final_month = self.final_month.data or None  # None: the month before its date (R-QUAL-1..5)
+        event.sponsor, event.sponsor_money = self.sponsorship()
+
+    def sponsorship(self) -> tuple[str | None, int]:
+        """R-PAY-3: a final's sponsor and their money (other events have none, whatever was posted)."""
+        kind = EVENT_TYPES.get(self.event_type.data)
+        if kind is None or not kind.is_final or not self.sponsor_money.data:
+            return None, 0
+        return self.sponsor.data or None, self.sponsor_money.data
+
+    def validate_sponsor_money(self, field) -> None:
+        """R-PAY-3: sponsor's money comes from a named sponsor: the ledger says whose it is."""
+        if field.data and not (self.sponsor.data or "").strip():
+            raise ValidationError("Name the sponsor whose money it is.")
 
 
 def night_defaults(league: League, event_type: str = "nightly") -> dict[str, int]:

@@ -1,5 +1,6 @@
 """Members (R-MEM): names as the league writes them, and how two spellings are matched."""
 import unicodedata
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from league.text import clean_text, text_problem, visible
@@ -117,3 +118,24 @@ def name_match(query: str, name: str) -> int | None:
     if " ".join(typed) in spaced:
         return 4
     return None
+
+
+# R-MEM-1: how alike two names must be (difflib's ratio of their search keys) to be offered as one
+# person's two records: "Dave OBrien" and "Dave O'Brian" are; "Archie Smith" and "Archie Jones" are not.
+LIKELY_SAME = 0.8
+
+
+def likely_same(name: str, other: str) -> bool:
+    """R-MEM-1: whether two member names may be one person typed twice, for the merge suggestions: the
+    same once case, accents and apostrophes are left out, or the same words in another order, or a
+    name of two or more words that starts the other ("Sam Stone", "Sam Stone Jr"), or a typo's
+    distance apart (LIKELY_SAME). A first name alone, shared by every Archie, is not enough."""
+    a, b = list(name_words(name)), list(name_words(other))
+    if not a or not b:
+        return False
+    if sorted(a) == sorted(b):
+        return True
+    short, long = sorted((a, b), key=len)
+    if 2 <= len(short) < len(long) and all(long[i].startswith(word) for i, word in enumerate(short)):
+        return True
+    return SequenceMatcher(None, " ".join(a), " ".join(b)).ratio() >= LIKELY_SAME

@@ -206,17 +206,25 @@ def round_to_dollars(shares: Sequence[float], total: int) -> list[int]:
     return amounts
 
 
-# R-FIN: the finals whose prizes are fixed sums, whatever the field and the entries.
-FIXED_PRIZE_FINALS = ("top10_shootout",)
-
-
-def fixed_prizes(event_type: str) -> tuple[int, ...]:
-    """R-FIN: the fixed prizes of a final that has them, 1st first: the Top-10 Shoot-out pays 1st
-    $1,000 and 2nd $500, not a share of a pool; () for every other game (their prizes come from
-    the pool, R-PAY-1)."""
-    if event_type not in FIXED_PRIZE_FINALS:
+def fixed_prizes(event_type: str, league_kind: str = LeagueKind.CASH) -> tuple[int, ...]:
+    """R-FIN: the fixed prizes of a final that has them, 1st first, not a share of a pool: the Top-10
+    Shoot-out pays 1st $1,000 and 2nd $500 in either kind of league; a free league's Monthly Final pays
+    the winner $300 and 2nd a $100 prize. () for every other game (their prizes come from the pool,
+    R-PAY-1)."""
+    spec = FINALS.get((event_type, league_kind))
+    if spec is None or spec.paid_percent is not None:
         return ()
-    return FINALS[(event_type, LeagueKind.CASH)].fixed_prizes
+    return spec.fixed_prizes
+
+
+def league_funded_prizes(event_type: str, league_kind: str) -> int:
+    """R-FIN, R-PAY-3: how much of a final's fixed prizes the league itself funds: all of them in a
+    free-to-play league (no buy-in is taken, so the $300 + $100 of its Monthly Final and the
+    $1,000 + $500 of its Shoot-out come from the league); none in a cash league, whose fixed-prize
+    final is funded by its guarantee (default_money) and any sponsor's money."""
+    if league_kind == LeagueKind.CASH:
+        return 0
+    return sum(fixed_prizes(event_type, league_kind))
 
 
 # The most a night's buy-in, pool share or guarantee can be, in whole dollars: more is a typing slip.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from league.payouts import NightMoney
+from league.payouts import NightMoney, league_funded_prizes
 from league.statuses import LeagueKind
 
 # R-PAY-3 leaves the shares to settings; these are the house's (whole dollars of each buy-in), read
@@ -108,7 +108,9 @@ class EventMoney:
     other event). `field` counts who took a seat (R-PTS-5); `forfeited` the pre-registered players
     who never came and forfeit their buy-in (R-LATE-3); `paid_out` the prizes paid; `buy_ins` the
     buy-ins of those who took a seat, re-entries and rebuys included (R-ENTRY-2: each adds its buy-in
-    to the pool, split like any other, R-PAY-3), None: one each (`field`).
+    to the pool, split like any other, R-PAY-3), None: one each (`field`). `sponsor` is money a named
+    sponsor put into the event's pool; `league_funds` the most the league itself pays of a final's
+    fixed prizes (a free league's finals, league.payouts.league_funded_prizes).
     """
 
     key: Hashable
@@ -120,6 +122,8 @@ class EventMoney:
     paid_out: int = 0
     draws: str | None = None
     buy_ins: int | None = None
+    sponsor: int = 0
+    league_funds: int = 0
 
     @property
     def bought(self) -> int:
@@ -131,12 +135,14 @@ class EventMoney:
 class EventLine:
     """One event's line in the ledger (R-PAY-3), whole dollars.
 
-    taken_in = every buy-in paid (re-entries and rebuys included, R-ENTRY-2); pool = guarantee + the
-    night's share of each buy-in + `drawn` (a Monthly Final's pool from the nights of its month);
+    taken_in = every buy-in paid (re-entries and rebuys included, R-ENTRY-2); pool = guarantee + a
+    sponsor's money + the night's share of each buy-in + `drawn` (a Monthly Final's pool from the nights
+    of its month) + `funded` (the fixed prizes the league pays itself, as far as the rest fell short);
     left = pool − paid out, still in the pool (0 for a Monthly Final whose prize table paid the shares
-    it drew, services.field.prize_table; a final paid from its guarantee and entries alone leaves them
-    there); fee = each buy-in's fee plus the forfeited buy-ins (house decision: a no-show's buy-in is the
-    league's, as it never entered the prize pool, R-PAY-1)."""
+    it drew; a final paid from its guarantee and entries alone leaves them there); `short` = what was
+    paid out beyond the pool, money with no source (never a negative `left`); fee = each buy-in's fee
+    plus the forfeited buy-ins (house decision: a no-show's buy-in is the league's, as it never
+    entered the prize pool, R-PAY-1)."""
 
     key: Hashable
     taken_in: int
@@ -149,14 +155,19 @@ class EventLine:
     to_final: int
     to_top50: int
     fee: int
+    sponsor: int = 0
+    funded: int = 0
+    short: int = 0
 
 
 @dataclass(frozen=True)
 class Ledger:
-    """A month's or season's books (R-PAY-3). In: buy-ins taken in, guarantees put up, and pools
-    brought forward from earlier periods' nights (a Monthly Final held this month for last month).
-    Out: prizes paid, fees, and money carried to a later pool (the Monthly Final of a month whose
-    final is not in the period, the season's Top-50 pool, what is left in a pool)."""
+    """A month's or season's books (R-PAY-3). In: buy-ins taken in, guarantees put up, sponsors'
+    money, the prizes the league funds itself (a free league's finals, R-FIN), and pools brought
+    forward from earlier periods' nights (a Monthly Final held this month for last month). Out: prizes
+    paid, fees, and money carried to a later pool (the Monthly Final of a month whose final is not in
+    the period, the season's Top-50 pool, what is left in a pool). `short`: prizes paid with no
+    source, by which money out exceeds money in (never hidden as a negative carry)."""
 
     lines: tuple[EventLine, ...]
     taken_in: int
@@ -169,10 +180,13 @@ class Ledger:
     top50_pool: int = 0
     left_in_pools: int = 0
     carried_finals: Mapping[str, int] = field(default_factory=dict)  # month → its pool no final here drew
+    sponsors: int = 0
+    funded: int = 0
+    short: int = 0
 
     @property
     def money_in(self) -> int:
-        return self.taken_in + self.guarantees + self.brought_forward
+        return self.taken_in + self.guarantees + self.sponsors + self.funded + self.brought_forward
 
     @property
     def money_out(self) -> int:
@@ -180,8 +194,14 @@ class Ledger:
 
     @property
     def balances(self) -> bool:
-        """R-PAY-3: taken in (with guarantees and pools brought forward) = paid out + fees + carried."""
-        return self.money_in == self.money_out
+        """R-PAY-3: taken in (with guarantees, sponsors, the league's funding and pools brought forward)
+        = paid out + fees + carried, with no prize paid short of its source."""
+        return self.short == 0 and self.money_in == self.money_out
+
+    @property
+    def short_lines(self) -> tuple[EventLine, ...]:
+        """R-PAY-3: the events that paid out more than their pool held."""
+        return tuple(line for line in self.lines if line.short)
 
 
 def final_pool(guarantee: int, entries: int, buy_in_to_pool: int, shares_in: int = 0) -> int:
@@ -221,14 +241,7 @@ def ledger(events: Sequence[EventMoney], brought: Mapping[str, int] | None = Non
                 drawn = max(brought.get(event.draws, 0), 0)
                 used_brought.add(event.draws)
                 brought_forward += drawn
-        bought = event.bought
-        to_pool = bought * split.night
-        pool = event.money.guarantee + to_pool + drawn
-        lines.append(EventLine(
-            key=event.key, taken_in=(bought + event.forfeited) * event.money.buy_in,
-            guarantee=event.money.guarantee, to_pool=to_pool, drawn=drawn, pool=pool, paid_out=event.paid_out,
-            left=pool - event.paid_out, to_final=bought * split.final, to_top50=bought * split.top50,
-            fee=bought * split.fee + event.forfeited * event.money.buy_in))
+        lines.append(_line(event, split, drawn))
     top50 = sum(line.to_top50 for line in lines)
     left = sum(line.left for line in lines)
     return Ledger(
@@ -236,13 +249,34 @@ def ledger(events: Sequence[EventMoney], brought: Mapping[str, int] | None = Non
         guarantees=sum(line.guarantee for line in lines), brought_forward=brought_forward,
         paid_out=sum(line.paid_out for line in lines), fees=sum(line.fee for line in lines),
         carried=sum(undrawn.values()) + top50 + left, final_pools=final_pools, top50_pool=top50,
-        left_in_pools=left, carried_finals=undrawn)
+        left_in_pools=left, carried_finals=undrawn, sponsors=sum(line.sponsor for line in lines),
+        funded=sum(line.funded for line in lines), short=sum(line.short for line in lines))
+
+
+def _line(event: EventMoney, split: Split, drawn: int) -> EventLine:
+    """R-PAY-3, R-FIN: one event's line: its pool from its sources (guarantee, sponsor, its share of
+    each buy-in, the shares it drew), then the league's own money for fixed prizes the sources did not
+    cover, up to `league_funds`; what is paid beyond all of them is `short`, never a negative left."""
+    bought = event.bought
+    to_pool = bought * split.night
+    sourced = event.money.guarantee + max(event.sponsor, 0) + to_pool + drawn
+    funded = min(max(event.paid_out - sourced, 0), max(event.league_funds, 0))
+    pool = sourced + funded
+    return EventLine(
+        key=event.key, taken_in=(bought + event.forfeited) * event.money.buy_in,
+        guarantee=event.money.guarantee, to_pool=to_pool, drawn=drawn, pool=pool, paid_out=event.paid_out,
+        left=max(pool - event.paid_out, 0), to_final=bought * split.final, to_top50=bought * split.top50,
+        fee=bought * split.fee + event.forfeited * event.money.buy_in, sponsor=max(event.sponsor, 0),
+        funded=funded, short=max(event.paid_out - pool, 0))
 
 
 def event_money(key: Hashable, event_type: str, month: str, shares: Shares, money: NightMoney, field_size: int,
-                forfeited: int, paid_out: int, draws: str | None, buy_ins: int | None = None) -> EventMoney:
-    """R-PAY-3, R-ENTRY-2: an event's ledger entry from what the event stores (its buy-in, night's
-    share and guarantee), the shares it gives (night_shares) and its buy-ins (`buy_ins`, re-entries and
-    rebuys included; None: one per player); only a Monthly Final draws a month's pool."""
+                forfeited: int, paid_out: int, draws: str | None, buy_ins: int | None = None, *,
+                league_kind: str = LeagueKind.CASH, sponsor: int = 0) -> EventMoney:
+    """R-PAY-3, R-ENTRY-2, R-FIN: an event's ledger entry from what the event stores (its buy-in,
+    night's share, guarantee and sponsor's money), the shares it gives (night_shares) and its buy-ins
+    (`buy_ins`, re-entries and rebuys included; None: one per player); only a Monthly Final draws a
+    month's pool; a free league's finals pay their fixed prizes from the league's own money."""
     return EventMoney(key, month, money, shares, field_size, forfeited, paid_out,
-                      draws if event_type == "monthly_final" else None, buy_ins)
+                      draws if event_type == "monthly_final" else None, buy_ins, sponsor,
+                      league_funded_prizes(event_type, league_kind))

@@ -3,7 +3,9 @@ and checked whole, in plain Python.
 
 Columns: date (YYYY-MM-DD), start_time (HH:MM, optional), venue, event_type, position (ties share a
 number, the next skips: 1,2,2,4), player, status (played by default, no_show with an empty position,
-dq). One event = one (date, start_time, venue). Any bad row rejects the whole file.
+dq), buy_in (whole dollars, optional: the event's buy-in, the same on each of its lines) and prize
+(whole dollars, optional: what the player was paid). One event = one (date, start_time, venue). Any bad
+row rejects the whole file.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 
 from league.events import EVENT_TYPES, date_problem
 from league.members import clean_name, name_key, name_problem
+from league.payouts import MONEY_MAX
 from league.points import check_finishing_order
 from league.statuses import RESULT_STATUSES, EntryStatus
 from league.text import text_problem
@@ -21,7 +24,7 @@ from league.text import text_problem
 MAX_VENUE_LENGTH = 120  # Venue.name is String(120)
 
 REQUIRED_COLUMNS = ("date", "venue", "event_type", "position", "player")
-OPTIONAL_COLUMNS = ("start_time", "status")
+OPTIONAL_COLUMNS = ("start_time", "status", "buy_in", "prize")
 MAX_ERRORS = 20
 
 
@@ -32,6 +35,7 @@ class ResultRow:
     player: str
     position: int | None
     status: str
+    prize: int = 0
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,7 @@ class EventResults:
     venue: str
     event_type: str
     rows: tuple[ResultRow, ...]
+    buy_in: int = 0  # R-PAY-3: each player's buy-in, whole dollars (0: free, or not in the file)
 
     @property
     def first_line(self) -> int:
@@ -85,8 +90,18 @@ def _parse_time(text: str) -> dt.time | None:
         raise ValueError(f"bad start_time {text!r}: use HH:MM (24-hour)") from None
 
 
-def _parse_row(record: dict[str, str]) -> tuple[tuple, str, ResultRow, str]:
-    """One line → (event key, event type, row, venue); ValueError names what is wrong."""
+def _parse_dollars(record: dict[str, str], column: str) -> int | None:
+    """R-PAY-1: a money cell as whole dollars (None: blank or no such column); ValueError when it is not."""
+    text = record.get(column, "").replace(",", "").removeprefix("$")
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MONEY_MAX)) or int(text) > MONEY_MAX:
+        raise ValueError(f"bad {column} {record[column]!r}: whole dollars from 0 to {MONEY_MAX:,}")
+    return int(text)
+
+
+def _parse_row(record: dict[str, str]) -> tuple[tuple, str, ResultRow, str, int | None]:
+    """One line → (event key, event type, row, venue, buy-in); ValueError names what is wrong."""
     date = _parse_date(record["date"])
     start_time = _parse_time(record.get("start_time", ""))
     if problem := text_problem(record["venue"], MAX_VENUE_LENGTH, "the venue", required=True):
@@ -110,8 +125,12 @@ def _parse_row(record: dict[str, str]) -> tuple[tuple, str, ResultRow, str]:
         if not text.isdigit() or int(text) < 1:
             raise ValueError(f"bad position {text!r}: a whole number from 1 (status {status})")
         position = int(text)
+    buy_in, prize = _parse_dollars(record, "buy_in"), _parse_dollars(record, "prize") or 0
+    if prize and status != EntryStatus.PLAYED:
+        # R-PTS-5: a disqualified player takes no prize; R-LATE-3: a no-show never played.
+        raise ValueError(f"a {status} row takes no prize: leave it empty or 0")
     key = (date, start_time, name_key(venue))
-    return key, event_type, ResultRow(0, clean_name(record["player"]), position, status), venue
+    return key, event_type, ResultRow(0, clean_name(record["player"]), position, status, prize), venue, buy_in
 
 
 def parse_results(text: str) -> list[EventResults]:
@@ -172,19 +191,32 @@ def _read_events(reader: csv.DictReader, errors: list[str]) -> dict[tuple, dict]
             if not any(values.values()):
                 continue  # a blank line, as spreadsheets leave at the end
             try:
-                key, event_type, row, venue = _parse_row(values)
+                key, event_type, row, venue, buy_in = _parse_row(values)
             except ValueError as problem:
                 errors.append(f"line {line}: {problem}")
                 continue
             event = events.setdefault(key, {"type": event_type, "venue": venue, "rows": [], "line": line})
-            if event["type"] != event_type:
-                errors.append(f"line {line}: event type {event_type} differs from {event['type']} "
-                              f"given for the same event on line {event['line']}")
+            if problem := _differs(event, event_type, buy_in):
+                errors.append(f"line {line}: {problem}")
                 continue
-            event["rows"].append(ResultRow(line, row.player, row.position, row.status))
+            if buy_in is not None:
+                event.setdefault("buy_in", (buy_in, line))
+            event["rows"].append(ResultRow(line, row.player, row.position, row.status, row.prize))
     except csv.Error as problem:
         errors.append(f"line {reader.line_num}: {problem}")
     return events
+
+
+def _differs(event: dict, event_type: str, buy_in: int | None) -> str | None:
+    """Why a line cannot belong to the event its date, start and venue name: another event type, or
+    another buy-in, than an earlier line of the same event gave; None when it agrees."""
+    if event["type"] != event_type:
+        return (f"event type {event_type} differs from {event['type']} given for the same event on "
+                f"line {event['line']}")
+    if buy_in is not None and "buy_in" in event and event["buy_in"][0] != buy_in:
+        given, line = event["buy_in"]
+        return f"buy_in ${buy_in} differs from ${given} given for the same event on line {line}"
+    return None
 
 
 def _checked_events(events: dict[tuple, dict], errors: list[str]) -> list[EventResults]:
@@ -192,7 +224,8 @@ def _checked_events(events: dict[tuple, dict], errors: list[str]) -> list[EventR
     order; each problem goes to `errors`."""
     results = []
     for (date, start_time, _), event in events.items():
-        found = EventResults(date, start_time, event["venue"], event["type"], tuple(event["rows"]))
+        found = EventResults(date, start_time, event["venue"], event["type"], tuple(event["rows"]),
+                             event.get("buy_in", (0, 0))[0])
         seen: dict[str, int] = {}
         for row in found.rows:
             earlier = seen.setdefault(name_key(row.player), row.line)
@@ -205,4 +238,22 @@ def _checked_events(events: dict[tuple, dict], errors: list[str]) -> list[EventR
             errors.append(f"line {found.first_line}: positions in {found.describe()} (lines {lines}) "
                           f"do not form a valid finishing order: {problem}")
         results.append(found)
+    errors.extend(one_game_at_a_time(results))
     return results
+
+
+def one_game_at_a_time(events: list[EventResults]) -> list[str]:
+    """R-LATE-4: a player still in one game cannot enter another, so no one plays two of the file's
+    events that start at the same date and time (at two venues): each such line is named, with the
+    line of the other game. A no-show never took a seat, so is in no game."""
+    playing: dict[tuple, tuple[EventResults, ResultRow]] = {}
+    problems = []
+    for event in events:
+        for row in event.rows:
+            if row.status == EntryStatus.NO_SHOW:
+                continue
+            earlier = playing.setdefault((event.date, event.start_time, name_key(row.player)), (event, row))
+            if earlier[0] is not event:
+                problems.append(f"line {row.line}: {row.player} is also in {earlier[0].describe()} on line "
+                                f"{earlier[1].line}: one player cannot be in two games at once (R-LATE-4)")
+    return problems

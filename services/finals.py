@@ -1,5 +1,6 @@
-"""Finals in the database (R-QUAL-3..5, R-FIN): who may enter a final, the Monthly Final ticket
-presented at its check-in, and each entrant's own starting stack.
+"""Finals in the database (R-QUAL-1..5, R-FIN): who may enter a final, the Monthly Final ticket
+presented at its check-in, each entrant's own starting stack, and a month's qualifiers as every screen,
+file, the API and the CLI give them (one reading, so one player has one number everywhere).
 
 league.finals decides; this module reads the month's tickets and standings, records the host's
 overrides as rulings and writes through the caller's Journal. It never commits.
@@ -7,17 +8,21 @@ overrides as rulings and writes through the caller's Journal. It never commits.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from sqlalchemy import func
+from sqlalchemy.orm import joinedload
 
 from league import finals
 from league.events import event_type
-from league.qualify import shootout_qualifiers
-from league.statuses import EntryStatus, RulingKind, TicketState
+from league.qualify import may_enter_final, shootout_qualifiers
+from league.standings import StandingRow
+from league.statuses import EntryStatus, EventStatus, RulingKind, TicketState
 from services import MAX_REASON_LENGTH, Overridable, Refused, typed_text
 from services.journal import Journal
-from services.models import Entry, Event, Member, Ruling, Ticket, utcnow
-from services.standings import month_standings
+from services.leagues import parse_month
+from services.models import Entry, Event, League, Member, Ruling, Ticket, utcnow
+from services.standings import month_standings, ticket_holders
 from wiring.extensions import db
 
 
@@ -112,6 +117,13 @@ def starts_at_utc(event: Event) -> dt.datetime:
     return local.astimezone(dt.UTC).replace(tzinfo=None)
 
 
+def registered_ahead(event: Event, entry: Entry) -> bool:
+    """R-FIN: whether the entry registered for the final 24 h or more before its start: only a
+    pre-registration (or a phone's request to pre-register) is a registration ahead."""
+    ahead = entry.pre_registered or entry.status == EntryStatus.REQUESTED
+    return bool(ahead and finals.registered_early(entry.created_at or utcnow(), starts_at_utc(event)))
+
+
 def entry_stack(event: Event, entry: Entry) -> int | None:
     """R-FIN: the entrant's own starting stack in a High-roller Final (20,000, or 25,000 with 2+ events
     in the final's month, +2,000 for registering 24 h before); None elsewhere (the event type's
@@ -119,10 +131,82 @@ def entry_stack(event: Event, entry: Entry) -> int | None:
     if event.event_type != "highroller_final":
         return None
     row = _row(_month_table(event), entry.member_id)
-    # Only a pre-registration (or a phone's request to pre-register) is a registration ahead.
-    ahead = entry.pre_registered or entry.status == EntryStatus.REQUESTED
-    early = ahead and finals.registered_early(entry.created_at or utcnow(), starts_at_utc(event))
+    early = registered_ahead(event, entry)
     return finals.starting_stack(event.event_type, event.league.kind, row.events if row else 0, early)
+
+
+# --- a month's qualifiers, the one reading every screen and file gives (R-QUAL-1..5, R-FIN) --------
+
+@dataclass(frozen=True)
+class HighrollerEntrant:
+    """R-FIN: a High-roller Final entrant for a month and their starting stack (20,000; 25,000 with 2+
+    nights; +2,000 registered 24 h ahead for one of the month's High-roller Finals)."""
+
+    key: int  # the member's id
+    player: str
+    nights: int
+    stack: int
+    early: bool
+
+
+FINAL_TYPES = tuple(finals.FINAL_LABELS)
+
+
+def finals_for(league: League, month: str, types: tuple[str, ...] = FINAL_TYPES) -> list[Event]:
+    """The finals (of `types`) for `month`'s qualifiers, the month stored on the event or the month
+    before its date (R-QUAL-1..5), cancelled ones left out; by date and start time."""
+    following = parse_month(month)[1]
+    after = parse_month(following.strftime("%Y-%m"))[1]
+    events = db.session.scalars(db.select(Event).options(joinedload(Event.venue)).where(
+        Event.league_id == league.id, Event.event_type.in_(types), Event.status != EventStatus.CANCELLED,
+        ((Event.final_month == month) | (Event.final_month.is_(None) & (Event.date >= following)
+                                         & (Event.date < after)))).order_by(Event.date, Event.start_time)).all()
+    return [e for e in events if finals.qualifying_month(e.date, e.final_month) == month]
+
+
+def month_to_lead(league: League, today: dt.date, months_with_results: list[str]) -> str:
+    """R-QUAL-1..5: the month a league's public page leads with: last month while its finals are still
+    to be played (one booked and not settled, or none booked while this month has no results yet),
+    else this month, else the latest month with results. `months_with_results`: newest first."""
+    this = today.strftime("%Y-%m")
+    last = (today.replace(day=1) - dt.timedelta(days=1)).strftime("%Y-%m")
+    if last in months_with_results:
+        booked = finals_for(league, last)
+        if any(e.status != EventStatus.SETTLED for e in booked) or (not booked and this not in months_with_results):
+            return last
+    if this in months_with_results or not months_with_results:
+        return this
+    return months_with_results[0]
+
+
+def highroller_entrants(league: League, month: str, table: list[StandingRow]) -> list[HighrollerEntrant]:
+    """R-QUAL-5, R-FIN: who may enter `month`'s High-roller Final (a night played that month) and each
+    one's starting stack, with +2,000 for a registration 24 h ahead for one of its finals: the same
+    figure the host's roster gives the entrant (entry_stack)."""
+    early: set[int] = set()
+    for event in finals_for(league, month, ("highroller_final",)):
+        early.update(entry.member_id for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id))
+                     if registered_ahead(event, entry))
+    return [HighrollerEntrant(row.key, row.player, row.events,
+                              finals.starting_stack("highroller_final", league.kind, row.events, row.key in early),
+                              row.key in early)
+            for row in table if may_enter_final(row.events)]
+
+
+def qualifiers(league: League, month: str, table: list[StandingRow] | None = None) -> dict[str, list[dict]]:
+    """R-QUAL-1..5 and R-FIN: who holds Monthly Final tickets, who made the Top-10 Shoot-out, and the
+    High-roller Final entrants with their starting stacks, as the public pages, the API and `flask
+    league qualifiers --json` give them: the organiser's pack reads the same (services.pack)."""
+    table = month_standings(league, month) if table is None else table
+    return {
+        "monthly_final": [
+            {"player": t.member.name, "date": t.event.date.isoformat(),
+             "start_time": t.event.start_time.strftime("%H:%M") if t.event.start_time else None,
+             "venue": t.event.venue.name, "position": t.position} for t in ticket_holders(league, month)],
+        "top10_shootout": [{"player": row.player, "points": row.points} for row in shootout_qualifiers(table)],
+        "highroller_final": [{"player": h.player, "events": h.nights, "starting_stack": h.stack}
+                             for h in highroller_entrants(league, month, table)],
+    }
 
 
 def set_stack(event: Event, entry: Entry) -> None:

@@ -13,7 +13,8 @@ from league.statuses import RulingKind
 from league.text import as_sentence, clean_text, text_problem
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.journal import Journal
-from services.models import Entry, Event, Member, MemberCode, MemberMerge, Ruling, Ticket, utcnow
+from services.models import Entry, Event, League, Member, MemberCode, MemberMerge, Penalty, Ruling, Ticket, utcnow
+from services.standings import settle_tickets
 from wiring.extensions import db
 
 MAX_CONTACT_LENGTH = 120  # Member.contact is String(120)
@@ -205,8 +206,8 @@ _CARRIED = ("contact", "adult_confirmed_at", "under_21", "id_checked_at", "banne
 
 def merge_problem(kept: Member, merged: Member) -> str | None:
     """R-MEM-1: why two records cannot be merged as one person, or None: not two of the league's live
-    records, or both played one night (one person twice in one night), or both hold a Monthly Final
-    ticket for one month (one person, one ticket: R-QUAL-2)."""
+    records, or both played one night (one person twice in one night). Both holding a Monthly Final
+    ticket for one month is no reason: the merge re-settles that month (merge, R-QUAL-2)."""
     if kept.id == merged.id:
         return "Pick two different members to merge."
     if kept.league_id != merged.league_id:
@@ -220,24 +221,32 @@ def merge_problem(kept: Member, merged: Member) -> str | None:
         nights = ", ".join(f"{e.venue.name} {e.date:%d %b %Y}" for e in both[:3])
         return (f"{kept.name} and {merged.name} both played {nights}: one person cannot be in one night twice, "
                 "so they are not the same person.")
+    return None
+
+
+def _both_ticketed(kept: Member, merged: Member) -> list[str]:
+    """R-QUAL-2: the months for which both records hold a Monthly Final ticket."""
     months = set(db.session.scalars(db.select(Ticket.month).where(Ticket.member_id == kept.id))) & set(
         db.session.scalars(db.select(Ticket.month).where(Ticket.member_id == merged.id)))
-    if months:
-        return (f"{kept.name} and {merged.name} both hold a Monthly Final ticket for {min(months)}: one person "
-                "earns one ticket a month.")
-    return None
+    return sorted(months)
 
 
 def merge(kept: Member, merged: Member, user_id: int | None) -> MemberMerge:
     """R-MEM-1: two records of one person become one, keeping all history: `merged`'s entries, tickets
     and member codes move to `kept`, blank details are filled from it, and it is hidden (its rulings stay,
-    found by its name and id). Refused with the reason (merge_problem), nothing written. Recorded so that
-    undo_merge takes it back exactly. The caller commits."""
+    found by its name and id). R-QUAL-2: where both held a Monthly Final ticket for a month, one person
+    holds one: that month is settled again, so the person keeps the ticket of their earlier night and the
+    other passes down to the next finisher who holds none. Refused with the reason (merge_problem),
+    nothing written. Recorded so that undo_merge takes it back exactly. The caller commits."""
     if problem := merge_problem(kept, merged):
         raise Refused(problem)
-    moved: dict[str, Any] = {"kept_before": {c: _plain(getattr(kept, c)) for c in _CARRIED}}
+    months = _both_ticketed(kept, merged)
+    moved: dict[str, Any] = {"kept_before": {c: _plain(getattr(kept, c)) for c in _CARRIED}, "resettled": months}
     for model, key in ((Entry, "entries"), (Ticket, "tickets"), (MemberCode, "member_codes")):
-        rows = list(db.session.scalars(db.select(model).where(model.member_id == merged.id)))
+        query = db.select(model).where(model.member_id == merged.id)
+        if model is Ticket:  # a month both held a ticket for is settled again below, not moved
+            query = query.where(Ticket.month.not_in(months))
+        rows = list(db.session.scalars(query))
         moved[key] = [row.id for row in rows]
         for row in rows:
             row.member_id = kept.id
@@ -250,7 +259,15 @@ def merge(kept: Member, merged: Member, user_id: int | None) -> MemberMerge:
     row = MemberMerge(league_id=kept.league_id, kept_id=kept.id, merged_id=merged.id, user_id=user_id, moved=moved)
     db.session.add(row)
     db.session.flush()
+    _settle_again(kept, months)
     return row
+
+
+def _settle_again(member: Member, months: list[str]) -> None:
+    """R-QUAL-2: the months' Monthly Final tickets issued again from their nights as they now stand."""
+    for month in months:
+        settle_tickets(db.session.get(League, member.league_id), month)
+    db.session.flush()
 
 
 def undo_merge(merge_row: MemberMerge) -> None:
@@ -273,6 +290,30 @@ def undo_merge(merge_row: MemberMerge) -> None:
     merged.merged_into_id = None
     merge_row.undone_at = utcnow()
     db.session.flush()
+    _settle_again(kept, merge_row.moved.get("resettled") or [])  # R-QUAL-2: each record its own ticket again
+
+
+def drop_unused(member_ids: set[int]) -> list[str]:
+    """R-MEM-1: of `member_ids` (the players of results a re-import replaced), remove the records left
+    with no trace at all: no result, ticket, penalty, member code or merge, never used on a phone (no age
+    confirmed, no photo ID checked), no contact, no ban. A name corrected in the file then leaves no
+    empty member behind. Their names; the caller commits."""
+    if not member_ids:
+        return []
+    used = [db.select(model.member_id).where(model.member_id.in_(member_ids))
+            for model in (Entry, Ticket, Penalty, MemberCode)]
+    used += [db.select(MemberMerge.kept_id).where(MemberMerge.kept_id.in_(member_ids)),
+             db.select(MemberMerge.merged_id).where(MemberMerge.merged_id.in_(member_ids)),
+             db.select(Member.merged_into_id).where(Member.merged_into_id.in_(member_ids))]
+    traced = set().union(*(db.session.scalars(query) for query in used))
+    empty = list(db.session.scalars(db.select(Member).where(
+        Member.id.in_(member_ids - traced), Member.adult_confirmed_at.is_(None), Member.id_checked_at.is_(None),
+        Member.banned_at.is_(None), (Member.contact.is_(None)) | (Member.contact == ""),
+        Member.merged_into_id.is_(None))))
+    for member in empty:
+        db.session.delete(member)
+    db.session.flush()
+    return [member.name for member in empty]
 
 
 def _plain(value: Any) -> Any:

@@ -219,6 +219,10 @@ class Event(db.Model):
     buy_in: Mapped[int] = mapped_column(default=0)  # whole dollars; 0 for free-to-play
     pool_share: Mapped[int] = mapped_column(default=0)  # dollars of each buy-in that go to the night's prizes
     guarantee: Mapped[int] = mapped_column(default=0)
+    # R-PAY-3: money a named sponsor puts into the prize pool (a final's prizes need a source the
+    # organiser's ledger can name, beside buy-ins, shares and the guarantee).
+    sponsor: Mapped[str | None] = mapped_column(String(120))
+    sponsor_money: Mapped[int] = mapped_column(default=0, server_default="0")
     deal_status: Mapped[str] = mapped_column(String(8), default=DealStatus.NONE)  # DealStatus
     deal_method: Mapped[str | None] = mapped_column(String(10))  # DealMethod: the split on the ballot
     # A final's qualifying month, YYYY-MM (R-QUAL-3..5); None: the month before its date

@@ -145,8 +145,10 @@ class NightSnapshot:
         """R-PAY-1, R-ENTRY-2: the night's prizes by position (empty for a free night), for the field
         as it stands. Paid places count players; the pool counts every buy-in, re-entries and rebuys
         included. R-FIN: a Top-10 Shoot-out's prizes are fixed (1st $1,000, 2nd $500), whatever the
-        field. R-PAY-3: a Monthly Final's pool also holds the shares its month's buy-ins put into it
-        (services.pool_shares, the figure the organiser's ledger shows), once someone has taken a seat.
+        field, and so are a free league's Monthly Final's ($300, then a $100 prize); a sponsor's money
+        joins the guarantee. R-PAY-3: a Monthly Final's pool also holds the shares its month's buy-ins
+        put into it (services.pool_shares, the figure the organiser's ledger shows), once someone has
+        taken a seat.
         R-PAY-2: once a deal is agreed, the places its players took are paid their shares, not the
         ladder's (payouts.prizes_as_paid): every screen shows what is paid."""
         ladder = self._ladder()
@@ -158,13 +160,13 @@ class NightSnapshot:
     def _ladder(self) -> list[int]:
         """R-PAY-1, R-PAY-3, R-FIN: the prize ladder for the field as it stands, before any deal."""
         event = self.event
-        if fixed := payouts.fixed_prizes(event.event_type):
+        if fixed := payouts.fixed_prizes(event.event_type, event.league.kind):
             return list(fixed)
         seated = self.entrants
         if not event.buy_in or not seated:
             return []
-        pool = pools.final_pool(event.guarantee or 0, sum(e.buy_ins for e in seated), event.pool_share or 0,
-                                pool_shares.shares_drawn(event))
+        pool = pools.final_pool((event.guarantee or 0) + (event.sponsor_money or 0), sum(e.buy_ins for e in seated),
+                                event.pool_share or 0, pool_shares.shares_drawn(event))
         # The night's snapshot of its settings: its paid places and payout table (league.settings); a
         # night without one reads the league's now (its paid-places column, its stored payout table).
         snap = event.settings or {}

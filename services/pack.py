@@ -12,11 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from league import pools
-from league.finals import qualifying_month, registered_early, starting_stack
-from league.qualify import SHOOTOUT_PLACES, TICKET_PLACES, may_enter_final, shootout_qualifiers
+from league.qualify import SHOOTOUT_PLACES, TICKET_PLACES, shootout_qualifiers
 from league.standings import StandingRow, top_with_ties
 from league.statuses import PARTICIPANT_STATUSES, DealStatus, EntryStatus, EventStatus
-from services import leagues, pool_shares
+from services import finals, leagues, pool_shares
 from services.leagues import settle_order
 from services.models import Entry, Event, League, Member
 from services.standings import POINT_TYPES, month_standings, ticket_holders, year_standings
@@ -37,6 +36,7 @@ class TicketLine:
     position: int
     passed_down: bool
     event_id: int | None = None
+    start_time: dt.time | None = None  # two nights at one venue on one day are told apart by it
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class TicketNight:
     date: dt.date
     venue: str
     tickets: tuple[TicketLine, ...]
+    start_time: dt.time | None = None
 
 
 @dataclass(frozen=True)
@@ -60,15 +61,8 @@ class ShootoutLine:
     tied_on_10th: bool
 
 
-@dataclass(frozen=True)
-class HighrollerLine:
-    """R-FIN: a High-roller Final entrant and their starting stack (20,000; 25,000 with 2+ nights;
-    +2,000 registered 24 h ahead for the month's High-roller Final)."""
-
-    player: str
-    nights: int
-    stack: int
-    early: bool
+# R-FIN: the High-roller Final's entrants and stacks, as the public pages, the API and the CLI read them.
+HighrollerLine = finals.HighrollerEntrant
 
 
 @dataclass(frozen=True)
@@ -89,6 +83,7 @@ class NightLine:
     paid_out: int
     deal: bool
     ledger: pools.EventLine
+    sponsor: str | None = None  # who put the sponsor's money in (R-PAY-3)
 
 
 @dataclass(frozen=True)
@@ -150,7 +145,7 @@ def tickets_by_night(tickets: Sequence[TicketLine]) -> list[TicketNight]:
         if nights and nights[-1].tickets[-1].event_id == ticket.event_id:
             nights[-1] = replace(nights[-1], tickets=(*nights[-1].tickets, ticket))
         else:
-            nights.append(TicketNight(ticket.date, ticket.venue, (ticket,)))
+            nights.append(TicketNight(ticket.date, ticket.venue, (ticket,), ticket.start_time))
     return nights
 
 
@@ -189,7 +184,7 @@ def _books(league: League, events: list[Event], counts, first: dt.date) -> pools
 
 def _tickets(league: League, month: str) -> list[TicketLine]:
     return [TicketLine(t.member.name, t.event.date, t.event.venue.name, t.position, t.position > TICKET_PLACES,
-                       t.event_id) for t in ticket_holders(league, month)]
+                       t.event_id, t.event.start_time) for t in ticket_holders(league, month)]
 
 
 def _shootout(table: list[StandingRow]) -> list[ShootoutLine]:
@@ -198,37 +193,6 @@ def _shootout(table: list[StandingRow]) -> list[ShootoutLine]:
     level = sum(1 for row in qualified if row.points == tenth)
     return [ShootoutLine(row.rank, row.player, row.points, tenth is not None and level > 1 and row.points == tenth)
             for row in qualified]
-
-
-def _highroller_finals(league: League, month: str, following: dt.date) -> list[Event]:
-    """The High-roller Finals for `month`'s qualifiers (stored on the event, or in the month after)."""
-    after = leagues.parse_month(following.strftime("%Y-%m"))[1]
-    events = db.session.scalars(db.select(Event).where(
-        Event.league_id == league.id, Event.event_type == "highroller_final",
-        ((Event.final_month == month) | (Event.final_month.is_(None) & (Event.date >= following)
-                                         & (Event.date < after))))).all()
-    return [e for e in events if qualifying_month(e.date, e.final_month) == month]
-
-
-def _early(league: League, finals: list[Event]) -> set[int]:
-    """R-FIN: members registered 24 h or more before a High-roller Final of the month."""
-    early: set[int] = set()
-    for event in finals:
-        local = dt.datetime.combine(event.date, event.start_time or dt.time(0, 0), tzinfo=league.zone())
-        starts = local.astimezone(dt.UTC).replace(tzinfo=None)
-        for entry in db.session.scalars(db.select(Entry).where(Entry.event_id == event.id)):
-            ahead = entry.pre_registered or entry.status == EntryStatus.REQUESTED
-            if ahead and entry.created_at and registered_early(entry.created_at, starts):
-                early.add(entry.member_id)
-    return early
-
-
-def _highroller(league: League, month: str, following: dt.date, table: list[StandingRow]) -> list[HighrollerLine]:
-    early = _early(league, _highroller_finals(league, month, following))
-    return [HighrollerLine(row.player, row.events,
-                           starting_stack("highroller_final", league.kind, row.events, row.key in early),
-                           row.key in early)
-            for row in table if may_enter_final(row.events)]
 
 
 def month_pack(league: League, month: str) -> MonthPack:
@@ -273,7 +237,7 @@ def month_pack(league: League, month: str) -> MonthPack:
             event.id, event.date, event.start_time, event.venue.name, event.event_type, players, new_at[event.id],
             pool_shares.buy_ins_of(c) + c.get(EntryStatus.NO_SHOW, pool_shares.NONE).entries,
             lines[event.id].taken_in, lines[event.id].paid_out,
-            event.deal_status == DealStatus.AGREED, lines[event.id]))
+            event.deal_status == DealStatus.AGREED, lines[event.id], event.sponsor))
     by_venue: dict[str, list[NightLine]] = defaultdict(list)
     for night in nights:
         by_venue[night.venue].append(night)
@@ -298,7 +262,7 @@ def month_pack(league: League, month: str) -> MonthPack:
         race[row.player] = series
 
     return MonthPack(league, month, first.strftime("%B %Y"), table, _tickets(league, month), _shootout(table),
-                     _highroller(league, month, following, table), nights, venues, books, race, attendance)
+                     finals.highroller_entrants(league, month, table), nights, venues, books, race, attendance)
 
 
 def season_pack(league: League, year: int) -> SeasonPack:
@@ -319,9 +283,8 @@ def season_pack(league: League, year: int) -> SeasonPack:
             month = date.strftime("%Y-%m")
             by_month[member_id][month] += points
             months.add(month)
-    events = db.session.scalars(db.select(Event).where(
-        Event.league_id == league.id, Event.status == EventStatus.SETTLED, Event.date >= first,
-        Event.date < following, Event.buy_in > 0).order_by(Event.date, Event.start_time, Event.id)).all()
+    # Every settled event, free ones too: a free league's finals pay prizes the league funds (R-FIN).
+    events = sorted(leagues.settled_nights(league, first, following), key=settle_order)
     counts = pool_shares.entry_counts([e.id for e in events])
     return SeasonPack(league, int(year), table, len(whole), sorted(months),
                       {k: dict(v) for k, v in by_month.items()}, _books(league, events, counts, first))
@@ -345,9 +308,15 @@ def csv_cell(value) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+# A UTF-8 byte-order mark first: Excel on Windows reads a CSV without one in the PC's code page, and
+# "Zoë Nguyễn" comes out garbled; with it, every spreadsheet reads UTF-8.
+BOM = "\ufeff"
+
+
 def csv_text(header: Sequence[str], rows: Iterable[Sequence]) -> str:
-    """A table as CSV text, every cell escaped by csv_cell."""
+    """A table as CSV text for a spreadsheet: a byte-order mark, then every cell escaped by csv_cell."""
     out = io.StringIO()
+    out.write(BOM)
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([csv_cell(h) for h in header])
     for row in rows:
@@ -355,25 +324,31 @@ def csv_text(header: Sequence[str], rows: Iterable[Sequence]) -> str:
     return out.getvalue()
 
 
+def _time(start: dt.time | None) -> str:
+    return start.strftime("%H:%M") if start else ""
+
+
 def _night_name(n: NightLine) -> str:
-    return n.date.isoformat() + (f" {n.start_time.strftime('%H:%M')}" if n.start_time else "")
+    return n.date.isoformat() + (f" {_time(n.start_time)}" if n.start_time else "")
 
 
 def month_tables(pack: MonthPack) -> dict[str, tuple[list[str], list[list]]]:
     """Each of the pack's tables as (header, rows) for CSV: standings, tickets, shootout, highroller,
     nights, venues, ledger."""
-    ledger_rows = [[_night_name(n), n.venue, n.event_type, n.ledger.taken_in, n.ledger.guarantee, n.ledger.drawn,
-                    n.ledger.pool, n.ledger.paid_out, n.ledger.left, n.ledger.to_final, n.ledger.to_top50,
-                    n.ledger.fee] for n in pack.nights]
+    ledger_rows = [[_night_name(n), n.venue, n.event_type, n.ledger.taken_in, n.ledger.guarantee, n.sponsor or "",
+                    n.ledger.sponsor, n.ledger.drawn, n.ledger.funded, n.ledger.pool, n.ledger.paid_out,
+                    n.ledger.left, n.ledger.short, n.ledger.to_final, n.ledger.to_top50, n.ledger.fee]
+                   for n in pack.nights]
     books = pack.ledger
-    ledger_rows.append(["Total", "", "", books.taken_in, books.guarantees, books.brought_forward, "",
-                        books.paid_out, books.left_in_pools, sum(books.final_pools.values()), books.top50_pool,
-                        books.fees])
+    ledger_rows.append(["Total", "", "", books.taken_in, books.guarantees, "", books.sponsors, books.brought_forward,
+                        books.funded, "", books.paid_out, books.left_in_pools, books.short,
+                        sum(books.final_pools.values()), books.top50_pool, books.fees])
     return {
         "standings": (["rank", "player", "points", "nights"],
                       [[r.rank, r.player, r.points, r.events] for r in pack.table]),
-        "tickets": (["player", "date", "venue", "position", "passed_down"],
-                    [[t.player, t.date.isoformat(), t.venue, t.position, t.passed_down] for t in pack.tickets]),
+        "tickets": (["player", "date", "start_time", "venue", "position", "passed_down"],
+                    [[t.player, t.date.isoformat(), _time(t.start_time), t.venue, t.position, t.passed_down]
+                     for t in pack.tickets]),
         "shootout": (["rank", "player", "points", "tied_on_10th"],
                      [[s.rank, s.player, s.points, s.tied_on_10th] for s in pack.shootout]),
         "highroller": (["player", "nights", "starting_stack", "registered_24h_ahead"],
@@ -385,8 +360,9 @@ def month_tables(pack: MonthPack) -> dict[str, tuple[list[str], list[list]]]:
         "venues": (["venue", "nights", "players", "new_members", "entries", "taken_in", "paid_out"],
                    [[v.venue, v.nights, v.players, v.new_members, v.entries, v.taken_in, v.paid_out]
                     for v in pack.venues]),
-        "ledger": (["night", "venue", "event_type", "taken_in", "guarantee", "drawn_from_final_pool", "pool",
-                    "paid_out", "left_in_pool", "to_monthly_final", "to_top50", "fee"], ledger_rows),
+        "ledger": (["night", "venue", "event_type", "taken_in", "guarantee", "sponsor", "sponsor_money",
+                    "drawn_from_final_pool", "league_funded", "pool", "paid_out", "left_in_pool", "short",
+                    "to_monthly_final", "to_top50", "fee"], ledger_rows),
     }
 
 

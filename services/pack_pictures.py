@@ -21,12 +21,12 @@ from services.pack import MonthPack
 # lines differ by dash as well as colour, and each ends with its name, so no colour has to be told.
 COLOURS = ("#1f5fbf", "#c0392b", "#1e8449", "#7d3c98", "#b9770e", "#117a8b", "#5d6d7e", "#a93226")
 DASHES = ("", "10,5", "3,4", "12,4,3,4", "18,6", "2,2", "8,3,2,3,2,3", "14,3,3,3,3,3")
-FONT = "'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif"
+FONT = "'DejaVu Sans', 'Droid Sans Fallback', 'Helvetica Neue', Arial, sans-serif"
 STYLE = Style(
     background="#ffffff", plot_background="#ffffff", foreground="#1b1f24", foreground_strong="#1b1f24",
     foreground_subtle="#5d6d7e", opacity="1", opacity_hover="1", colors=COLOURS, font_family=FONT,
     title_font_size=22, label_font_size=15, major_label_font_size=15, legend_font_size=16, value_font_size=15,
-    value_label_font_size=15, tooltip_font_size=15, stroke_width=3)
+    value_label_font_size=15, tooltip_font_size=15, no_data_font_size=22, stroke_width=3)
 WIDTH, HEIGHT = 520, 440
 
 
@@ -45,36 +45,81 @@ def _accessible(svg: str, chart_id: str, title: str, description: str) -> str:
             f'<desc id="{chart_id}-desc">{escape(description)}</desc>' + svg[opening_end:])
 
 
-def _line_chart(title: str) -> pygal.Line:
-    return pygal.Line(
+LEGEND_SIZE, LABEL_SIZE = 16, 15
+LEGEND_TEXT_AT = 19  # pygal puts a legend's name this far right of its box's left edge
+LINE_GAP = 3  # px between two end labels, and between a label and the picture's edge
+
+
+def _line_chart(title: str, names: list[str]) -> pygal.Line:
+    """A line chart whose legend fits: as many columns (up to 3) as the longest name allows, each name
+    cut with "…" only when one column cannot hold it (the description names everyone in full)."""
+    room = WIDTH - 2 * 12 - 40 - 100  # the plot's width: the picture less the margins and the y axis
+    longest = max((_width(name, LEGEND_SIZE) for name in names), default=0)
+    columns = max(1, min(3, int(room // (longest + LEGEND_TEXT_AT + 12)) if longest else 3))
+    chart = pygal.Line(
         js=[], disable_xml_declaration=True, width=WIDTH, height=HEIGHT, style=STYLE, title=title,
-        legend_at_bottom=True, legend_at_bottom_columns=3, truncate_legend=-1, truncate_label=-1, show_dots=True,
-        dots_size=4, print_labels=True, x_label_rotation=0, show_minor_x_labels=False, margin=12, margin_right=100,
-        margin_bottom=44, legend_box_size=14,
+        legend_at_bottom=True, legend_at_bottom_columns=columns, truncate_legend=-1, truncate_label=-1,
+        show_dots=True, dots_size=4, print_labels=False, x_label_rotation=0, show_minor_x_labels=False, margin=12,
+        margin_right=100, margin_bottom=44, legend_box_size=14, allow_interruptions=False,
         tooltip_fancy_mode=False, include_x_axis=True, no_data_text="No nights this month")
+    chart.legend_room = room / columns - LEGEND_TEXT_AT - 12
+    return chart
 
 
-def _end_labels(finals: dict[str, int]) -> dict[str, str]:
-    """The name printed at the end of each line: lines that end level share one label ("Bea, Gus"),
-    printed once, so no two names sit on top of each other."""
-    level: dict[int, list[str]] = {}
-    for name, value in finals.items():
-        level.setdefault(value, []).append(name)
-    return {names[0]: _short(", ".join(names)) for names in level.values()}
+def _width(text: str, size: int) -> float:
+    """How wide `text` is drawn at `size` px, in the fonts the picture names (DejaVu, the CJK fallback)."""
+    return _font_for(text, size).getlength(text)
 
 
-def _short(label: str, most: int = 11) -> str:
-    # What fits in the chart's right margin; the legend and the description name everyone.
-    return label if len(label) <= most else label[:most - 1].rstrip(", ") + "…"
+def _fitted(text: str, size: int, room: float) -> str:
+    """`text`, cut with "…" to fit `room` px at `size`."""
+    if _width(text, size) <= room:
+        return text
+    while text and _width(text + "…", size) > room:
+        text = text[:-1]
+    return text.rstrip(", ") + "…"
 
 
-def _add(chart: pygal.Line, index: int, name: str, values: list[int], label: str | None) -> None:
-    # The last point carries the line's name, printed beside it (print_labels).
-    points = [{"value": v} for v in values]
-    if points and label:
-        points[-1]["label"] = label
+def _add(chart: pygal.Line, index: int, name: str, values: list[int | None]) -> None:
+    # A week with no night is None, not 0: the line goes on to the next night, it does not dip to 0.
     dash = DASHES[index % len(DASHES)]
-    chart.add(name, points, stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
+    chart.add(_fitted(name, LEGEND_SIZE, chart.legend_room), values,
+              stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
+
+
+def _end_labels(svg: str, names: list[str]) -> str:
+    """Each line's name beside its last point, in the right margin, a line of its own: pushed down (and
+    the stack up from the foot) so that no two overlap, and cut with "…" rather than run off the
+    picture (the legend and the description name everyone in full)."""
+    plot = re.search(r'<g transform="translate\(([\d.]+), ([\d.]+)\)" class="plot"><rect x="0" y="0" '
+                     r'width="([\d.]+)" height="([\d.]+)"', svg)
+    if plot is None or not names:
+        return svg
+    left, top, width, height = (float(v) for v in plot.groups())
+    ends = []
+    for index, name in enumerate(names):
+        # The line's points: its path in the plot's first layer, its dots in the next (a lone night
+        # has a dot and no path); the rightmost is the line's end.
+        layers = re.findall(rf'<g class="series serie-{index} color-{index}">(.*?)</g>', svg, flags=re.S)
+        points = re.findall(r'(?:[ML ]|cx=")([\d.]+)(?:"\s+cy="| )([\d.]+)', " ".join(layers))
+        if points:
+            ends.append((top + float(max(points, key=lambda p: float(p[0]))[1]), name))
+    x = left + width + 8
+    room = WIDTH - x - LINE_GAP
+    step = LABEL_SIZE + LINE_GAP
+    labels, floor = [], top + LABEL_SIZE * 0.8
+    for y, name in sorted(ends):
+        baseline = max(y + LABEL_SIZE * 0.35, floor)
+        labels.append([baseline, _fitted(name, LABEL_SIZE, room)])
+        floor = baseline + step
+    lowest = HEIGHT - LINE_GAP - LABEL_SIZE * 0.25  # pushed below the foot: the stack moves up, a line apart
+    for label in reversed(labels):
+        label[0] = lowest = min(label[0], lowest)
+        lowest -= step
+    texts = "".join(f'<text x="{x:.1f}" y="{y:.1f}" class="end-label">{escape(text)}</text>' for y, text in labels)
+    group = (f'<g class="end-labels" font-family="{escape(FONT)}" font-size="{LABEL_SIZE}" fill="#1b1f24">'
+             f"{texts}</g>")
+    return svg[:svg.rindex("</svg>")] + group + "</svg>"
 
 
 def weeks(month_first: dt.date) -> list[tuple[dt.date, dt.date]]:
@@ -93,41 +138,45 @@ def attendance_svg(pack: MonthPack) -> str:
     first = dt.date.fromisoformat(pack.month + "-01")
     spans = weeks(first)
     title = f"Players per venue, {pack.label}"
-    chart = _line_chart(title)
+    venues = sorted(pack.attendance.items(), key=lambda item: item[0].casefold())
+    chart = _line_chart(title, [venue for venue, _ in venues])
     chart.x_labels = [f"{a.day}–{b.day} {a:%b}" for a, b in spans]
     chart.x_labels_major_every = 1
     summary = []
-    venues = sorted(pack.attendance.items(), key=lambda item: item[0].casefold())
-    weekly = {venue: [sum(p for day, p in nights if a <= day <= b) for a, b in spans] for venue, nights in venues}
-    labels = _end_labels({venue: values[-1] for venue, values in weekly.items()})
     for index, (venue, nights) in enumerate(venues):
-        _add(chart, index, venue, weekly[venue], labels.get(venue))
-        summary.append(f"{venue}: {sum(weekly[venue])} players over {len(nights)} nights")
+        weekly = [sum(p for day, p in nights if a <= day <= b) if any(a <= day <= b for day, _ in nights) else None
+                  for a, b in spans]
+        _add(chart, index, venue, weekly)
+        summary.append(f"{venue}: {sum(p for _, p in nights)} players over {len(nights)} "
+                       f"{'night' if len(nights) == 1 else 'nights'}")
     description = ("Players each week at each venue. " + "; ".join(summary) + ".") if summary else \
         "No nights this month."
-    return _accessible(chart.render(is_unicode=True), "attendance", title, description)
+    svg = _end_labels(chart.render(is_unicode=True), [venue for venue, _ in venues])
+    return _accessible(svg, "attendance", title, description)
 
 
 def race_svg(pack: MonthPack) -> str:
     """The leaders' points through the month, night by night (R-STD-1)."""
     title = f"Points race, {pack.label}"
-    chart = _line_chart(title)
+    chart = _line_chart(title, list(pack.race))
     dates = next(iter(pack.race.values()), [])
     chart.x_labels = [day.strftime("%-d %b") for day, _ in dates]
     chart.x_labels_major_every = max(1, len(dates) // 5)
     summary = []
-    labels = _end_labels({player: series[-1][1] if series else 0 for player, series in pack.race.items()})
     for index, (player, series) in enumerate(pack.race.items()):
-        _add(chart, index, player, [points for _, points in series], labels.get(player))
+        _add(chart, index, player, [points for _, points in series])
         summary.append(f"{player} {series[-1][1] if series else 0}")
     description = ("Points so far after each night for the month's leaders. Final: " + ", ".join(summary) + ".") \
         if summary else "Nobody has scored this month."
-    return _accessible(chart.render(is_unicode=True), "race", title, description)
+    return _accessible(_end_labels(chart.render(is_unicode=True), list(pack.race)), "race", title, description)
 
 
 # --- the share image -------------------------------------------------------------------------------
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
+# Names in Chinese, Japanese or Korean: DejaVu has no such letters (they came out as boxes), Debian's
+# fonts-droid-fallback has them.
+FALLBACK = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
 SIZE = 1080
 SHARE_ROWS = 10
 SHARE_MOST = 14
@@ -139,6 +188,26 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.I
     if path.exists():
         return ImageFont.truetype(str(path), size)
     return ImageFont.load_default(size)  # no DejaVu (fonts-dejavu-core): Pillow's own font
+
+
+@cache
+def _letters(path: Path) -> frozenset[int]:
+    """The characters a font file draws (its cmap)."""
+    from fontTools.ttLib import TTFont
+    return frozenset(TTFont(str(path), lazy=True).getBestCmap() or {})
+
+
+def _font_for(text: str, size: int, bold: bool = False):
+    """DejaVu for a text it can draw; else the fallback font with the CJK letters, when installed."""
+    dejavu = FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    if FALLBACK.exists() and dejavu.exists() and not {ord(c) for c in text} <= _letters(dejavu):
+        return _fallback(size)
+    return _font(size, bold)
+
+
+@cache
+def _fallback(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FALLBACK), size)
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
@@ -156,8 +225,8 @@ def share_png(pack: MonthPack) -> bytes:
     draw = ImageDraw.Draw(image)
     gold, white, grey = "#ffc24b", "#f4f6f8", "#9aa7b4"
     margin = 72
-    draw.text((margin, 64), _fit(draw, pack.league.name, _font(44, True), SIZE - 2 * margin), font=_font(44, True),
-              fill=gold)
+    title_font = _font_for(pack.league.name, 44, True)
+    draw.text((margin, 64), _fit(draw, pack.league.name, title_font, SIZE - 2 * margin), font=title_font, fill=gold)
     draw.text((margin, 124), f"Standings · {pack.label}", font=_font(40), fill=white)
     # The top ten and anyone tied with 10th (R-STD-1's shared ranks), up to SHARE_MOST lines.
     rows = top_with_ties(pack.table, SHARE_ROWS)[:SHARE_MOST]
@@ -171,7 +240,7 @@ def share_png(pack: MonthPack) -> bytes:
         if index == 0:
             draw.rounded_rectangle((margin - 20, y - 10, SIZE - margin + 20, y + line - 14), 16, fill=gold)
         ink = "#101418" if index == 0 else white
-        name_font, num_font = _font(size, index == 0), _font(size, True)
+        name_font, num_font = _font_for(row.player, size, index == 0), _font(size, True)
         draw.text((margin, y), f"{row.rank}", font=num_font, fill=ink)
         points = f"{row.points:,}"
         points_width = draw.textlength(points, font=num_font)

@@ -71,7 +71,8 @@ def event_money(event: Event, counts: dict[str, Counts]) -> pools.EventMoney:
         event.id, event.event_type, event.month, shares_of(event),
         NightMoney(event.buy_in or 0, event.pool_share or 0, event.guarantee or 0), field_of(counts),
         counts.get(EntryStatus.NO_SHOW, NONE).entries if event.buy_in else 0,
-        sum(c.prizes for c in counts.values()), draws, buy_ins_of(counts))
+        sum(c.prizes for c in counts.values()), draws, buy_ins_of(counts), league_kind=event.league.kind,
+        sponsor=event.sponsor_money or 0)
 
 
 def month_final_pool(league: League, month: str) -> int:

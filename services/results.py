@@ -13,11 +13,13 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from league.events import EVENT_TYPES
 from league.members import name_key
+from league.payouts import default_money
 from league.points import Finish, award_points
 from league.results_file import EventResults, ResultsFileError
-from league.statuses import ON_THEIR_PHONE, PARTICIPANT_STATUSES, EventStatus
+from league.statuses import ON_THEIR_PHONE, PARTICIPANT_STATUSES, EntryStatus, EventStatus, LeagueKind
+from services.members import drop_unused
 from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
-from services.settling import settle_tickets
+from services.standings import settle_tickets
 from wiring.extensions import db
 
 if TYPE_CHECKING:
@@ -46,7 +48,8 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
     existing = {(e.venue_id, e.date, e.start_time): e for e in db.session.scalars(
         db.select(Event).where(Event.league_id == league.id, Event.date.in_({f.date for f in events})))}
     new_venues = 0
-    errors, months, targets = [], set(), []
+    errors, months, targets = _money_problems(league, events), set(), []
+    replaced: set[int] = set()  # the players of results replaced, some perhaps under a name now corrected
     for found in events:
         venue = venues.get(name_key(found.venue))
         if venue is None:
@@ -61,12 +64,14 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
                               "(import with --replace to overwrite them)")
                 continue
             months.add(event.month)
+            replaced |= set(db.session.scalars(db.select(Entry.member_id).where(Entry.event_id == event.id)))
             db.session.execute(delete(Entry).where(Entry.event_id == event.id))
         if event is None:
             event = Event(league_id=league.id, venue=venue, date=found.date, start_time=found.start_time,
                           event_type=found.event_type)
             db.session.add(event)
         event.event_type, event.status, event.settled_at = found.event_type, EventStatus.SETTLED, utcnow()
+        _set_money(league, event, found)
         targets.append((event, found))
         months.add(event.month)
     if errors:
@@ -90,14 +95,35 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
         finishes = [Finish(i, r.position, r.status) for i, r in enumerate(found.rows)]
         points = award_points(finishes, high_roller=kind.high_roller, awards_points=kind.awards_points)
         rows += [{"event_id": event.id, "member_id": members[name_key(r.player)], "status": r.status,
-                  "position": r.position, "points": points[i], "prize": 0, "created_at": now}
+                  "position": r.position, "points": points[i], "prize": r.prize, "created_at": now}
                  for i, r in enumerate(found.rows)]
     db.session.execute(insert(Entry), rows)
     for event, _ in targets:
         db.session.expire(event, ["entries"])
     for month in sorted(months):
         settle_tickets(league, month)
+    drop_unused(replaced)  # R-MEM-1: a name the file corrected leaves no empty member behind
     return ImportSummary(len(events), len(rows), len(new), new_venues, tuple(sorted(months)))
+
+
+def _money_problems(league: League, events: list[EventResults]) -> list[str]:
+    """R-PAY-3: a free-to-play league's nights take no buy-in: a file giving one is refused at its line."""
+    if league.kind == LeagueKind.CASH:
+        return []
+    return [f"line {found.first_line}: {found.describe()} has a ${found.buy_in} buy-in, but {league.name} is a "
+            "free-to-play league" for found in events if found.buy_in]
+
+
+def _set_money(league: League, event: Event, found: EventResults) -> None:
+    """R-PAY-3: an imported cash night's money, so its buy-ins feed the pools and the ledger: the file's
+    buy-in, and the league's pool share (never more than the buy-in) and guarantee for the type.
+    A night without a buy-in in the file keeps what it was booked with (a free night: nothing)."""
+    if not found.buy_in:
+        return
+    money = default_money(found.event_type, league.kind, league.settings)
+    event.buy_in, event.pool_share = found.buy_in, min(money.pool_share, found.buy_in)
+    if event.id is None:  # a booked night keeps the guarantee it was booked with
+        event.guarantee = money.guarantee
 
 
 @dataclass(frozen=True)
@@ -136,7 +162,7 @@ def preview_import(league: League, events: list[EventResults], *, replace: bool 
         db.select(Event).where(Event.league_id == league.id, Event.date.in_({f.date for f in events})))}
     with_results = set(db.session.scalars(db.select(Entry.event_id).where(
         Entry.event_id.in_([e.id for e in existing.values()])).distinct())) if existing else set()
-    nights, problems, months, new_venues, new_members = [], [], set(), {}, {}
+    nights, problems, months, new_venues, new_members = [], _money_problems(league, events), set(), {}, {}
     for found in events:
         venue = venues.get(name_key(found.venue))
         if venue is None:
@@ -150,9 +176,10 @@ def preview_import(league: League, events: list[EventResults], *, replace: bool 
         for row in found.rows:
             if name_key(row.player) not in members:
                 new_members.setdefault(name_key(row.player), row.player)
-        nights.append(NightPreview(found, change, len(found.rows)))
+        # R-PTS-5: the players who took a seat; a no-show on the file is not one.
+        nights.append(NightPreview(found, change, sum(row.status != EntryStatus.NO_SHOW for row in found.rows)))
     return ImportPreview(tuple(nights), tuple(new_members.values()), tuple(new_venues.values()),
-                         sum(n.players for n in nights), tuple(sorted(months)), tuple(problems))
+                         sum(len(n.night.rows) for n in nights), tuple(sorted(months)), tuple(problems))
 
 
 def finishers(event: Event) -> list[Entry]:

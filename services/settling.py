@@ -2,7 +2,6 @@
 Monthly Final tickets re-issued in date order."""
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, update
@@ -12,16 +11,15 @@ from league import payouts
 from league.events import EVENT_TYPES
 from league.finishing import Disqualification, Hand
 from league.points import Finish, award_points
-from league.qualify import EventResult, monthly_tickets
 from league.statuses import FIELD, PARTICIPANT_STATUSES, WAITING, DealStatus, EntryStatus, EventStatus, RulingKind
 from services import MAX_REASON_LENGTH, Refused, clocks, places, typed_text
 from services.journal import Journal
-from services.leagues import parse_month
-from services.models import Entry, Event, League, Ruling, Ticket, Venue, utcnow
+from services.models import Entry, Event, Ruling, Ticket, utcnow
 from services.night_snapshot import NightSnapshot, read_night
 from services.night_snapshot import dealt as dealt_counts
 from services.places import place
 from services.prereg import remove_absentees
+from services.standings import settle_tickets
 from wiring.extensions import db
 
 
@@ -233,9 +231,6 @@ def _said(fix: Fix) -> str:
     return f"{what} in hand {fix.hand}{chips}"
 
 
-TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_tickets)
-
-
 def event_points(event: Event, entries: list[Entry]) -> dict[int, int]:
     """R-PTS-1..8: each entry's points (by entry id) from its finishing position and status."""
     finishes = [Finish(entry.id, entry.position, entry.status) for entry in entries]
@@ -276,43 +271,4 @@ def _write(entries: list[Entry], values: dict[int, tuple[int, int]]) -> None:
             set_committed_value(by_id[row["row"]], "points", row["new_points"])
             set_committed_value(by_id[row["row"]], "prize", row["new_prize"])
 
-
-def settle_tickets(league: League, month: str, existing: list[Ticket] | None = None) -> list[Ticket]:
-    """R-QUAL-1/2: re-issue the month's Monthly Final tickets from its settled nights, in date order.
-
-    A ticket already presented at the Final keeps its presented time if its holder still earns it.
-    `existing`: the month's tickets as they stand, when the caller has read them.
-    """
-    first, following = parse_month(month)
-    # The nights as plain rows of what their order needs (settle_order), not entities with their venues.
-    events = [(event_id, (date, start or dt.time(0, 0), venue.casefold(), event_id))
-              for event_id, date, start, venue in db.session.execute(
-                  db.select(Event.id, Event.date, Event.start_time, Venue.name).join(Venue, Event.venue_id == Venue.id)
-                  .where(Event.league_id == league.id, Event.date >= first, Event.date < following,
-                         Event.event_type.in_(TICKET_TYPES), Event.status == EventStatus.SETTLED))]
-    # Only three columns of each entry: read as plain rows, not entities (a month of nights is
-    # hundreds of entries; settling tonight's 200-player night re-reads all of them).
-    finishes: dict[int, list[Finish]] = {event_id: [] for event_id, _ in events}
-    if finishes:
-        for event_id, member_id, position, status in db.session.execute(
-                db.select(Entry.event_id, Entry.member_id, Entry.position, Entry.status)
-                .where(Entry.event_id.in_(list(finishes))).order_by(Entry.id)):
-            finishes[event_id].append(Finish(member_id, position, status))
-    results = [EventResult(event_id, order, tuple(finishes[event_id])) for event_id, order in events]
-    issued = monthly_tickets(results, pass_down=league.pass_down)
-    if existing is None:
-        existing = list(db.session.scalars(db.select(Ticket).where(Ticket.league_id == league.id,
-                                                                   Ticket.month == month)))
-    held = {t.member_id: t for t in existing}
-    tickets = []
-    for ticket in issued:
-        old = held.pop(ticket.player, None)
-        if old is None:
-            old = Ticket(league_id=league.id, month=month, member_id=ticket.player)
-            db.session.add(old)
-        old.event_id, old.position = ticket.event, ticket.position
-        tickets.append(old)
-    for gone in held.values():
-        db.session.delete(gone)
-    return tickets
 

@@ -1,6 +1,7 @@
-"""Standings and qualifiers from the database (R-STD-1/2, R-QUAL-1..5): monthly and season tables
-(points summed over point-awarding nights), ticket holders, the Top-10 Shoot-out and the High-roller
-Final. league/ ranks; this module reads.
+"""Standings from the database (R-STD-1/2, R-QUAL-1/2): monthly and season tables (points summed over
+point-awarding nights), the month's Monthly Final tickets issued from its settled nights and their
+holders; the finals' qualifiers as a whole are
+services.finals.qualifiers. league/ ranks; this module reads.
 """
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 
 from league.events import EVENT_TYPES
-from league.finals import starting_stack
-from league.qualify import may_enter_final, shootout_qualifiers
+from league.points import Finish
+from league.qualify import EventResult, monthly_tickets, shootout_qualifiers
 from league.standings import StandingRow, rank_table
 from league.statuses import PARTICIPANT_STATUSES, EventStatus
 from services.leagues import parse_month, parse_year, settle_order
@@ -52,23 +53,6 @@ def ticket_holders(league: League, month: str) -> list[Ticket]:
     return sorted(tickets, key=lambda t: (settle_order(t.event), t.position, t.member.name.casefold()))
 
 
-def qualifiers(league: League, month: str, table: list[StandingRow] | None = None) -> dict[str, list[dict]]:
-    """R-QUAL-1..5 and R-FIN: who holds Monthly Final tickets, who made the Top-10 Shoot-out, and the
-    High-roller Final entrants with their starting stacks, as the API and `flask league qualifiers
-    --json` give them."""
-    table = month_standings(league, month) if table is None else table
-    return {
-        "monthly_final": [
-            {"player": t.member.name, "date": t.event.date.isoformat(), "venue": t.event.venue.name,
-             "position": t.position} for t in ticket_holders(league, month)],
-        "top10_shootout": [{"player": row.player, "points": row.points} for row in shootout_qualifiers(table)],
-        "highroller_final": [
-            {"player": row.player, "events": row.events,
-             "starting_stack": starting_stack("highroller_final", league.kind, row.events)}
-            for row in table if may_enter_final(row.events)],
-    }
-
-
 def standings_json(table: list[StandingRow]) -> dict[str, list[dict]]:
     """R-STD-1/2: the table as the API and `flask league standings --json` give it."""
     return {"standings": [{"rank": r.rank, "player": r.player, "points": r.points, "events": r.events}
@@ -86,3 +70,45 @@ def shootout_standing(table: list[StandingRow], member_id: int) -> tuple[bool, i
     qualified = shootout_qualifiers(table)
     return any(row.key == member_id for row in qualified), (qualified[-1].points if qualified else None)
 
+
+TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_tickets)
+
+
+def settle_tickets(league: League, month: str, existing: list[Ticket] | None = None) -> list[Ticket]:
+    """R-QUAL-1/2: re-issue the month's Monthly Final tickets from its settled nights, in date order.
+
+    A ticket already presented at the Final keeps its presented time if its holder still earns it.
+    `existing`: the month's tickets as they stand, when the caller has read them.
+    """
+    first, following = parse_month(month)
+    # The nights as plain rows of what their order needs (settle_order), not entities with their venues.
+    events = [(event_id, (date, start or dt.time(0, 0), venue.casefold(), event_id))
+              for event_id, date, start, venue in db.session.execute(
+                  db.select(Event.id, Event.date, Event.start_time, Venue.name).join(Venue, Event.venue_id == Venue.id)
+                  .where(Event.league_id == league.id, Event.date >= first, Event.date < following,
+                         Event.event_type.in_(TICKET_TYPES), Event.status == EventStatus.SETTLED))]
+    # Only three columns of each entry: read as plain rows, not entities (a month of nights is
+    # hundreds of entries; settling tonight's 200-player night re-reads all of them).
+    finishes: dict[int, list[Finish]] = {event_id: [] for event_id, _ in events}
+    if finishes:
+        for event_id, member_id, position, status in db.session.execute(
+                db.select(Entry.event_id, Entry.member_id, Entry.position, Entry.status)
+                .where(Entry.event_id.in_(list(finishes))).order_by(Entry.id)):
+            finishes[event_id].append(Finish(member_id, position, status))
+    results = [EventResult(event_id, order, tuple(finishes[event_id])) for event_id, order in events]
+    issued = monthly_tickets(results, pass_down=league.pass_down)
+    if existing is None:
+        existing = list(db.session.scalars(db.select(Ticket).where(Ticket.league_id == league.id,
+                                                                   Ticket.month == month)))
+    held = {t.member_id: t for t in existing}
+    tickets = []
+    for ticket in issued:
+        old = held.pop(ticket.player, None)
+        if old is None:
+            old = Ticket(league_id=league.id, month=month, member_id=ticket.player)
+            db.session.add(old)
+        old.event_id, old.position = ticket.event, ticket.position
+        tickets.append(old)
+    for gone in held.values():
+        db.session.delete(gone)
+    return tickets

@@ -6,7 +6,7 @@ from flask_login import current_user
 from wtforms import SelectChoice
 
 from blueprints import host_action, runs
-from blueprints.forms import NightForm, fit_to_league, night_defaults
+from blueprints.forms import TYPES_OWN, NightForm, fit_to_league, night_defaults
 from blueprints.host.base import bp, my_event
 from league.events import change_problem
 from league.finals import month_label
@@ -26,7 +26,7 @@ def home():
 def _home(form: NightForm | None = None, status: int = 200, duplicate: Event | None = None):
     league = current_user.league
     events = leagues.upcoming_nights(league)
-    form = form or _my_night_form(NightForm(formdata=None, date=league.today(), template="thpa_nightly",
+    form = form or _my_night_form(NightForm(formdata=None, date=league.today(), template=TYPES_OWN,
                                             **night_defaults(league)))
     return render_template("host/home.html", events=[e for e in events if runs(e)], form=form,
                            duplicate=duplicate), status

@@ -25,6 +25,7 @@ from services import (
     busts,
     checkin,
     deals,
+    field,
     journal,
     members,
     pool_shares,
@@ -268,7 +269,15 @@ def _confirm(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -
     if id_seen:
         members.id_checked(entry.member, log)
     checkin.confirm(night, entry, log)
-    return f"Confirmed {entry.member.name}{_buy_in_taken(night.event, arrived=paid_before)}"
+    return f"Confirmed {entry.member.name}{_own_stack(entry)}{_buy_in_taken(night.event, arrived=paid_before)}"
+
+
+def _own_stack(entry: Entry | None) -> str:
+    """R-FIN: a finalist whose starting stack is their own (the High-roller Final's 20,000 / 25,000 /
+    +2,000) hears it with the check-in, so the host hands over the right chips."""
+    if entry is None or entry.starting_stack is None:
+        return ""
+    return f": starting stack {entry.starting_stack:,}"
 
 
 @roster_action("reject")
@@ -298,7 +307,7 @@ def _walk_in(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -
         members.id_checked(member, log)
     entry = checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
                              user_id=current_user.id, night=night)
-    return f"Checked in {member.name}{_buy_in_taken(night.event, arrived=entry.pre_registered)}"
+    return f"Checked in {member.name}{_own_stack(entry)}{_buy_in_taken(night.event, arrived=entry.pre_registered)}"
 
 
 @roster_action("prereg")
@@ -306,7 +315,7 @@ def _prereg(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) ->
     """R-LATE-3: the host pre-registers a member with the full buy-in: their stack is in play."""
     member = _member(night.event, arg)
     prereg.pre_register(night.event, member, log, override_reason=form.get("reason", ""), user_id=current_user.id)
-    return f"Pre-registered {member.name}"
+    return f"Pre-registered {member.name}{_own_stack(field.entry_of(night.event, member))}"
 
 
 @roster_action("deduct")

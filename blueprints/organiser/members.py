@@ -7,7 +7,7 @@ from flask_login import current_user
 from blueprints import page_or_fragment
 from blueprints.forms import row_id
 from blueprints.organiser.base import bp, my_league
-from league.members import search_key
+from league.members import likely_same, search_key
 from services import Refused, members
 from services.models import League, Member, MemberMerge
 from wiring.extensions import db
@@ -31,12 +31,14 @@ def members_list(slug: str):
 
 
 def _duplicates(member: Member) -> list[Member]:
-    """Records that may be the same person: a name sharing a word with this one's (accents left out)."""
+    """R-MEM-1: records that may be the same person: found by a word of this one's name (accents left
+    out), then kept only when the whole names are alike (league.members.likely_same), not every
+    member who shares a first name."""
     words = [w for w in search_key(member.name).split() if len(w) > 1]
     seen: dict[int, Member] = {}
     for word in words[:4]:
-        for other in members.search(member.league_id, word, limit=20):
-            if other.id != member.id:
+        for other in members.search(member.league_id, word[:4], limit=50):
+            if other.id != member.id and likely_same(member.name, other.name):
                 seen.setdefault(other.id, other)
     return list(seen.values())[:20]
 

@@ -5,7 +5,16 @@ from flask import abort, request
 from wtforms import SelectChoice
 
 from blueprints import page_or_fragment
-from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults, row_id
+from blueprints.forms import (
+    TYPES_OWN,
+    AssignHostForm,
+    HostForm,
+    NightForm,
+    VenueForm,
+    fit_to_league,
+    night_defaults,
+    row_id,
+)
 from blueprints.organiser.base import bp, my_league
 from league.statuses import Role
 from services import Refused, leagues
@@ -137,13 +146,23 @@ def _night_choices(form, league, hosts: list[User] | None = None):
 def _nights(league, form=None, status=200, duplicate=None, assign_errors=None):
     upcoming = leagues.upcoming_nights(league)
     hosts = _hosts(league)  # one read for every night's host picker
-    form = form or fit_to_league(_night_choices(NightForm(formdata=None, date=league.today(), template="thpa_nightly",
+    form = form or fit_to_league(_night_choices(NightForm(formdata=None, date=league.today(), template=TYPES_OWN,
                                                           **night_defaults(league)), league, hosts), league)
     assign = {e.id: _night_choices(AssignHostForm(formdata=None, prefix=f"e{e.id}", host=e.host_id or 0), league,
                                    hosts) for e in upcoming}
     assign.update(assign_errors or {})  # a refused assignment shows its reason under its picker
     return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
                                 nights=upcoming, form=form, assign=assign, duplicate=duplicate, status=status)
+
+
+def _not_their_venue(host_id: int, venue_id: int) -> str | None:
+    """Why this host cannot run a night at this venue (a host given venues runs only theirs), or None."""
+    host = db.session.get(User, host_id)
+    venues = leagues.host_venue_ids(host.id) if not host.is_organiser else set()
+    if venues and venue_id not in venues:
+        venue = db.session.get(Venue, venue_id)
+        return f"{host.display_name} does not run {venue.name}: give them the venue on Venues and hosts first."
+    return None
 
 
 @bp.route("/<slug>/nights", methods=["GET", "POST"])
@@ -156,6 +175,9 @@ def nights(slug: str):
         return _nights(league)
     form = fit_to_league(_night_choices(NightForm(), league), league)
     if not form.validate():
+        return _nights(league, form, 422)
+    if problem := _not_their_venue(form.host.data, form.venue.data):
+        form.host.errors.append(problem)  # booked, the night would be on nobody's list and open as a 403
         return _nights(league, form, 422)
     event = form.new_event(league.id, form.host.data)
     if not form.anyway.data and (twin := leagues.same_night(event)):
@@ -175,11 +197,8 @@ def assign_host(slug: str, event_id: int):
     form = _night_choices(AssignHostForm(prefix=f"e{event.id}"), league)
     if not form.validate():
         return _nights(league, status=422)
-    host = db.session.get(User, form.host.data)
-    venues = leagues.host_venue_ids(host.id) if not host.is_organiser else set()
-    if venues and event.venue_id not in venues:  # a host given venues runs only theirs
-        form.host.errors.append(f"{host.display_name} does not run {event.venue.name}: give them the venue "
-                                "on Venues and hosts first.")
+    if problem := _not_their_venue(form.host.data, event.venue_id):
+        form.host.errors.append(problem)
         return _nights(league, status=422, assign_errors={event.id: form})
     event.host_id = form.host.data
     db.session.commit()

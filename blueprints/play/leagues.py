@@ -11,7 +11,7 @@ from blueprints.play.member_cookie import current_member
 from league.members import name_key
 from league.standings import SEASON_TABLE_SIZE, StandingRow, top_with_ties
 from league.statuses import EventStatus
-from services import leagues, results, standings
+from services import finals, leagues, results, standings
 from services.models import Event, League
 from wiring.extensions import db
 
@@ -36,22 +36,19 @@ def home():
 
 @bp.route("/leagues/<slug>")
 def league_home(slug: str):
-    """R-STD-1: a league's home: tonight's clocks, the top of this month's table (or the latest
-    month with results), the latest nights' results, and links to every public page."""
+    """R-STD-1, R-QUAL-1..5: a league's home: tonight's clocks, the top of the table of the month it
+    leads with (last month's while its finals are still to be played, with each final's date, time and
+    venue; else this month's, or the latest with results), the latest nights' results, and links to
+    every public page."""
     league = _league_or_404(slug)
     today = league.today()
-    month = today.strftime("%Y-%m")
+    month = finals.month_to_lead(league, today, leagues.league_months(league))
     table = standings.month_standings(league, month)
-    if not table:
-        months = leagues.league_months(league)
-        if months:
-            month = months[0]
-            table = standings.month_standings(league, month)
     first, _ = leagues.parse_month(month)
     return render_template(
         "play/league.html", league=league, month=month, year=month[:4], month_label=first.strftime("%B %Y"),
         rows=top_with_ties(table, HOME_TABLE_SIZE), total=len(table), q="", table_id=TABLE_ID,
-        me_row=_my_row(league, table),
+        me_row=_my_row(league, table), finals=finals.finals_for(league, month),
         live=[e for e in leagues.nights_from(league, today) if e.status == EventStatus.RUNNING],
         recent=leagues.settled_nights(league, limit=RECENT_NIGHTS))
 
@@ -100,7 +97,8 @@ def month_qualifiers(slug: str, month: str):
     return page_or_fragment(
         "play/qualifiers.html", "play/_qualifiers.html", league=league, month=month, year=month[:4],
         title=f"{first.strftime('%B %Y')} finals · {league.name}", month_label=first.strftime("%B %Y"),
-        tickets=standings.ticket_holders(league, month), qualifiers=standings.qualifiers(league, month),
+        tickets=standings.ticket_holders(league, month), qualifiers=finals.qualifiers(league, month),
+        finals=finals.finals_for(league, month),
         **neighbours(leagues.league_months(league), month))
 
 
@@ -112,7 +110,9 @@ def event_results(event_id: int):
     if event.status != EventStatus.SETTLED:
         abort(404, description="this night's results are not settled yet")
     finishers = results.finishers(event)
-    return render_template("play/results.html", event=event, league=event.league, month=event.month,
+    # R-QUAL-1..5: a final's pages lead to the month it was for.
+    month = finals.final_month(event) if finals.is_final(event) else event.month
+    return render_template("play/results.html", event=event, league=event.league, month=month,
                            year=event.month[:4], entries=finishers, ticketed=results.ticketed(event),
                            prizes=[e.prize for e in finishers if e.prize])  # R-PAY-1: as paid, in finishing order
 

@@ -3,7 +3,7 @@
 Each round starts a fresh session, as a request would, so nothing is served from the identity map.
 """
 from league.standings import StandingRow
-from services import leagues, settling, standings
+from services import finals, leagues, settling, standings
 from services.models import Event, League, Ticket
 from wiring.extensions import db
 
@@ -37,7 +37,7 @@ def test_year_standings(benchmark, history_app):
 
 def test_qualifiers(benchmark, history_app):
     _, built = history_app
-    found = benchmark(lambda: standings.qualifiers(fresh(built.league_id), built.month))
+    found = benchmark(lambda: finals.qualifiers(fresh(built.league_id), built.month))
     tickets = found["monthly_final"]
     assert tickets and len({t["player"] for t in tickets}) == len(tickets)
     assert [(t["date"], t["venue"]) for t in tickets] == sorted(
@@ -59,7 +59,7 @@ def test_the_bulk_built_history_agrees_with_records(history_app):
     for event in events:
         settling.award_event_points(event)
     assert {e.id: e.points for ev in events for e in ev.entries} == stored
-    after = {(t.member_id, t.event_id, t.position) for t in settling.settle_tickets(league, built.month)}
+    after = {(t.member_id, t.event_id, t.position) for t in standings.settle_tickets(league, built.month)}
     assert after == before and len(before) >= 5
     db.session.rollback()
 

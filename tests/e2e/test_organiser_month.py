@@ -74,18 +74,18 @@ OCTOBER_STANDINGS = [
 # one, so tickets pass down to places 3-7 (five given, stop); on 20 Oct the final table is the whole
 # field of 4: Leo and Mia get one, Dana and Eve already hold one. Kim was disqualified: never.
 OCTOBER_TICKETS = [
-    ["Alice", "Tue 06 Oct · The Anchor", "1", ""],
-    ["Bob", "Tue 06 Oct · The Anchor", "2", ""],
-    ["O'Brien <b>", "Tue 06 Oct · The Anchor", "3", ""],
-    ["Dana", "Tue 06 Oct · The Anchor", "4", ""],
-    ["Eve", "Tue 06 Oct · The Anchor", "5", ""],
-    ["Frank", "Tue 13 Oct · Crown Hotel", "3", ""],
-    ["Gina", "Tue 13 Oct · Crown Hotel", "4", ""],
-    ["Hal", "Tue 13 Oct · Crown Hotel", "5", ""],
-    ["Ivy", "Tue 13 Oct · Crown Hotel", "6", "↓ passed down"],
-    ["Jack", "Tue 13 Oct · Crown Hotel", "7", "↓ passed down"],
-    ["Leo", "Tue 20 Oct · The Anchor", "1", ""],
-    ["Mia", "Tue 20 Oct · The Anchor", "2", ""],
+    ["Alice", "Tue 06 Oct 19:00 · The Anchor", "1", ""],
+    ["Bob", "Tue 06 Oct 19:00 · The Anchor", "2", ""],
+    ["O'Brien <b>", "Tue 06 Oct 19:00 · The Anchor", "3", ""],
+    ["Dana", "Tue 06 Oct 19:00 · The Anchor", "4", ""],
+    ["Eve", "Tue 06 Oct 19:00 · The Anchor", "5", ""],
+    ["Frank", "Tue 13 Oct 19:00 · Crown Hotel", "3", ""],
+    ["Gina", "Tue 13 Oct 19:00 · Crown Hotel", "4", ""],
+    ["Hal", "Tue 13 Oct 19:00 · Crown Hotel", "5", ""],
+    ["Ivy", "Tue 13 Oct 19:00 · Crown Hotel", "6", "↓ passed down"],
+    ["Jack", "Tue 13 Oct 19:00 · Crown Hotel", "7", "↓ passed down"],
+    ["Leo", "Tue 20 Oct 19:00 · The Anchor", "1", ""],
+    ["Mia", "Tue 20 Oct 19:00 · The Anchor", "2", ""],
 ]
 # R-QUAL-4: the ten highest scorers, plus O'Brien tied on 200 with the 10th (Mia): eleven, and the
 # three on 200 are marked tied on 10th.
@@ -108,7 +108,7 @@ SEPTEMBER_STANDINGS = [
     ["5", "Quinn", "175", "1"],
     ["6", "Ray", "150", "1"],
 ]
-SEPTEMBER_TICKETS = [[name, "Tue 15 Sep · Crown Hotel", str(place), ""]
+SEPTEMBER_TICKETS = [[name, "Tue 15 Sep 19:00 · Crown Hotel", str(place), ""]
                      for place, name in enumerate(["Zoe", "Alice", "Bob", "Quinn", "Ray"], start=1)]
 SEPTEMBER_SHOOTOUT = [[row[1], row[2]] for row in SEPTEMBER_STANDINGS]
 SEPTEMBER_HIGHROLLER = [[row[1], row[3], "25,000" if row[3] == "2" else "20,000"] for row in SEPTEMBER_STANDINGS]

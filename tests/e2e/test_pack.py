@@ -74,7 +74,9 @@ def test_the_month_end_pack_on_a_phone(live_server, phone, screenshot, tmp_path)
         page.locator("#pack-standings").get_by_role("link", name="Standings as CSV").click()
     download = got.value
     assert download.suggested_filename == "harbour-league-2026-11-standings.csv"
-    rows = list(csv.reader(io.StringIO(download.path().read_text(encoding="utf-8"))))
+    text = download.path().read_text(encoding="utf-8")
+    assert text.startswith("\ufeff")  # the byte-order mark Excel on Windows reads UTF-8 by
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0] == ["rank", "player", "points", "nights"] and ["8", "'=Eli+1", "175", "1"] in rows
 
     # The PDF download, its pages rendered to PNG and saved to look at.

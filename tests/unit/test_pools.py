@@ -10,6 +10,7 @@ from league.pools import (
     EventMoney,
     Shares,
     default_shares,
+    event_money,
     final_pool,
     ledger,
     night_shares,
@@ -131,14 +132,19 @@ def test_r_pay_3_r_entry_2_re_entries_are_buy_ins_taken_in_and_split_like_any_ot
                           st.integers(0, 1000), st.integers(0, 60), st.integers(0, 3), st.integers(0, 5000),
                           st.sampled_from([None, "2026-10", "2026-11"]), st.integers(0, 40)), max_size=12),
        st.integers(0, 5000))
-def test_r_pay_3_every_ledger_balances(rows, brought):
+def test_r_pay_3_every_ledger_balances_or_says_by_how_much_it_is_short(rows, brought):
     events = [EventMoney(i, "2026-11", NightMoney(buy, pool, guarantee), Shares(final, top), field, forfeited,
                          paid, draws, field + again)  # R-ENTRY-2: re-entries and rebuys are buy-ins too
               for i, (buy, pool, final, top, guarantee, field, forfeited, paid, draws, again) in enumerate(rows)]
     books = ledger(events, brought={"2026-10": brought})
-    assert books.balances
+    # Money paid with no source is said as "short by", never balanced by a negative carry.
+    assert books.money_in + books.short == books.money_out
+    assert books.balances == (books.short == 0)
+    assert books.carried >= 0 and books.short == sum(line.short for line in books.lines)
     for _event, line in zip(events, books.lines):
         assert line.taken_in == line.to_pool + line.to_final + line.to_top50 + line.fee
+        assert line.left >= 0 and line.short >= 0 and not (line.left and line.short)
+        assert line.pool - line.left + line.short == line.paid_out
 
 
 @pytest.mark.parametrize("event_type", ["nightly", "highroller", "monthly_final", "highroller_final", "top10_shootout"])
@@ -147,3 +153,27 @@ def test_r_pay_3_the_house_defaults_split_every_buy_in_exactly(event_type):
     assert shares_problem(money, shares) is None
     split = split_buy_in(money, shares)
     assert split.total == money.buy_in and split.fee >= 0
+
+
+def test_r_pay_3_r_fin_a_free_leagues_fixed_prizes_are_the_leagues_own_money():
+    # The free league's Shoot-out ($1,000 + $500) and Monthly Final ($300 + a $100 prize) take no buy-in.
+    shootout = event_money("s", "top10_shootout", "2026-12", Shares(), NightMoney(0, 0, 0), 10, 0, 1_500, None,
+                           league_kind="free")
+    final = event_money("m", "monthly_final", "2026-12", Shares(), NightMoney(0, 0, 0), 30, 0, 400, "2026-11",
+                        league_kind="free")
+    books = ledger([shootout, final])
+    assert (books.funded, books.carried, books.short, books.balances) == (1_900, 0, 0, True)
+    assert [line.funded for line in books.lines] == [1_500, 400]
+
+
+def test_r_pay_3_a_prize_with_no_source_is_short_never_a_negative_carry():
+    # A cash league's Shoot-out booked with no guarantee: ten $55 entries all fee, $1,500 paid from nowhere.
+    shootout = event_money("s", "top10_shootout", "2026-12", Shares(), NightMoney(55, 0, 0), 10, 0, 1_500, None)
+    books = ledger([shootout])
+    assert (books.short, books.carried, books.balances, books.lines[0].left) == (1_500, 0, False, 0)
+    assert books.short_lines == books.lines
+    # A named sponsor's $1,000 and a $500 guarantee give the prizes a source.
+    sponsored = event_money("s", "top10_shootout", "2026-12", Shares(), NightMoney(55, 0, 500), 10, 0, 1_500, None,
+                            sponsor=1_000)
+    books = ledger([sponsored])
+    assert (books.sponsors, books.guarantees, books.short, books.balances) == (1_000, 500, 0, True)

@@ -89,3 +89,19 @@ def test_every_bad_line_is_reported_in_line_order():
     text = rejected(HEADER + "2026-11-03,19:00,Rose,nightly,1,Ann,\nbad,19:00,Rose,nightly,2,Bob,\n"
                     "2026-11-03,19:00,Rose,poker,2,Cat,\n")
     assert text.index("line 3") < text.index("line 4")
+
+
+def test_r_late_4_one_player_in_two_games_at_once_at_two_venues_is_refused_with_both_lines():
+    text = HEADER + "".join(f"2026-11-03,19:00,{venue},nightly,{p},{name},\n"
+                            for venue in ("Rose", "Anchor") for p, name in enumerate(["Ann", "Bob", "Cat"], 1))
+    said = rejected(text)
+    assert "line 5: Ann is also in 2026-11-03 19:00 at Rose on line 2: one player cannot be in two games at once" \
+        in said and "line 6: Bob" in said and "line 7: Cat" in said
+
+
+def test_r_late_4_two_games_at_other_times_or_a_no_show_in_one_are_fine():
+    later = HEADER + "2026-11-03,19:00,Rose,nightly,1,Ann,\n2026-11-03,22:00,Anchor,nightly,1,Ann,\n"
+    assert len(parse_results(later)) == 2
+    no_show = HEADER + "2026-11-03,19:00,Rose,nightly,,Ann,no_show\n2026-11-03,19:00,Rose,nightly,1,Bob,\n" \
+                       "2026-11-03,19:00,Anchor,nightly,1,Ann,\n"
+    assert len(parse_results(no_show)) == 2

@@ -18,7 +18,8 @@ def test_r_qual_qualifiers_json(client, league):
     seed_results(league, five_player_night("2026-11-03", "Rose", ["Ann", "Bob", "Cat", "Dan", "Eve"]))
     data = client.get("/api/leagues/harbour-league/qualifiers?month=2026-11").get_json()
     assert set(data) == {"monthly_final", "top10_shootout", "highroller_final"}
-    assert data["monthly_final"][0] == {"player": "Ann", "date": "2026-11-03", "venue": "Rose", "position": 1}
+    assert data["monthly_final"][0] == {"player": "Ann", "date": "2026-11-03", "start_time": "19:00", "venue": "Rose",
+                                        "position": 1}
     assert data["highroller_final"][0] == {"player": "Ann", "events": 1, "starting_stack": 20000}
     assert [q["player"] for q in data["top10_shootout"]] == ["Ann", "Bob", "Cat", "Dan", "Eve"]
 

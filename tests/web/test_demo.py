@@ -9,7 +9,7 @@ import pytest
 from league import clock, structures
 from league.points import check_finishing_order, rank_by_chips
 from league.results_file import parse_results
-from services import demo, leagues, standings
+from services import demo, finals, leagues, standings
 from services.models import Entry, Event, League, Member, Ticket, User, Venue
 from tests.conftest import close, login, make_app
 from wiring.extensions import db
@@ -142,7 +142,7 @@ def test_demo_standings_are_ranked(loaded):
     assert months
     for month in months:
         check_ranks(standings.month_standings(league, month))
-        found = standings.qualifiers(league, month)
+        found = finals.qualifiers(league, month)
         assert found["monthly_final"] and len(found["top10_shootout"]) >= 10
     check_ranks(standings.year_standings(league, league.today().year))
 

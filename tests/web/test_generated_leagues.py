@@ -36,7 +36,7 @@ def oracle_points(position, field, high_roller):
 def generate(rng, kind):
     names = [f"Player {i:02d}" for i in range(70)] + ["O'Brien <b>", "Zoë Ng"]
     venues = ["The Rose", "Crown & Anchor", "Harbour View", "Ship Inn"]
-    rows, used = [], set()
+    rows, used, busy = [], set(), defaultdict(set)
     for _ in range(rng.randint(24, 40)):
         date = dt.date(2026, rng.choice([9, 10]), rng.randint(1, 28))
         start = rng.choice(["19:00", "19:30", ""])
@@ -46,7 +46,12 @@ def generate(rng, kind):
         used.add((date, start, venue))
         event_type = rng.choice(TYPES)
         field = rng.choice([1, 2, 4, 5, 9, 10, 11, 14, 15, 24, 25, 34, 35, 44, 45, 52, rng.randint(1, 52)])
-        players = rng.sample(names, field + rng.choice([0, 0, 1, 2]))
+        # R-LATE-4: a player still in one game cannot enter another, so no one plays two games that
+        # start at the same date and time.
+        free = [name for name in names if name not in busy[(date, start)]]
+        players = rng.sample(free, min(len(free), field + rng.choice([0, 0, 1, 2])))
+        field = min(field, len(players))
+        busy[(date, start)].update(players[:field])
         no_shows = players[field:]
         position, finishers = 1, players[:field]
         i = 0

@@ -1,15 +1,18 @@
 """The organiser's league settings, members and venues (R-MEM-1, R-MEM-2, R-PAY-1, R-PAY-3, R-CHIP-1,
 R-QUAL-2): every route, its fragment, and every refusal changing nothing."""
 import datetime as dt
+import re
 
 import pytest
 
-from services import field, leagues
+from league.results_file import parse_results
+from services import field, leagues, results
 from services.models import Entry, Event, HostVenue, Member, MemberMerge, Ruling, SettingChange, Ticket, User, Venue
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token, login
 from tests.fixtures.host import host_op
-from tests.fixtures.rows import count
+from tests.fixtures.results import HEADER, five_player_night, seed_results
+from tests.fixtures.rows import count, member
 from wiring.extensions import db
 
 BASE = "/organiser/harbour-league"
@@ -324,21 +327,39 @@ def test_a_merge_that_puts_one_person_twice_in_one_night_is_refused(olive, leagu
     assert post(olive, f"{BASE}/members/{a.id}/merge", other="nobody").status_code == 422
 
 
-def test_a_merge_of_two_ticket_holders_of_one_month_is_refused(olive, league, night):
-    a, b = Member.named(league.id, "Kim"), Member.named(league.id, "Kimberly")
-    db.session.add_all([a, b])
-    db.session.flush()
-    other = Event(league_id=league.id, venue_id=night.venue_id, event_type="nightly", date=night.date, status="settled",
-                  start_time=dt.time(12, 0))
-    db.session.add(other)
-    db.session.flush()
-    for member, event in ((a, night), (b, other)):
-        db.session.add(Ticket(league_id=league.id, month=event.month, member_id=member.id, event_id=event.id,
-                              position=1))
+def test_r_qual_2_merging_two_ticket_holders_of_one_month_passes_the_second_ticket_down(olive, league):
+    # Kim won on the 3rd; the same person, typed "Kimberly", won on the 10th: two tickets for one person.
+    seed_results(league, five_player_night("2026-11-03", "Rose", ["Kim", "Ann", "Bob", "Cat", "Dan"])
+                 + five_player_night("2026-11-10", "Rose", ["Kimberly", "Eve", "Fay", "Gus", "Hal", "Ivy"]))
+    kim, typo = member("Kim"), member("Kimberly")
+
+    def holders():
+        db.session.expire_all()
+        return {t.member.name: (t.event.date.day, t.position) for t in db.session.scalars(db.select(Ticket))}
+    assert holders()["Kimberly"] == (10, 1) and "Ivy" not in holders()
+    response = post(olive, f"{BASE}/members/{kim.id}/merge", other=str(typo.id))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    after = holders()
+    # One person, one ticket: Kim's from the 3rd; the 10th's passes down to Ivy in 6th (R-QUAL-2).
+    assert after["Kim"] == (3, 1) and "Kimberly" not in after and after["Ivy"] == (10, 6) and len(after) == 10
+    merge = db.session.scalar(db.select(MemberMerge))
+    assert post(olive, f"{BASE}/merges/{merge.id}/undo").status_code == 200
+    assert holders()["Kimberly"] == (10, 1) and "Ivy" not in holders()
+
+
+def test_r_mem_1_a_re_import_that_corrects_a_name_leaves_no_empty_member(league):
+    seed_results(league, five_player_night("2026-11-03", "Rose", ["Ann", "Bbo", "Cat", "Dan", "Eve"]))
+    night = db.session.scalar(db.select(Event))
+    phone_member = Member.named(league.id, "Fin")  # a member with a card on a phone and no results: kept
+    phone_member.adult_confirmed_at = night.created_at
+    db.session.add(phone_member)
     db.session.commit()
-    response = post(olive, f"{BASE}/members/{a.id}/merge", other=str(b.id))
-    assert response.status_code == 409 and "both hold a Monthly Final ticket" in response.get_data(as_text=True)
-    assert count(MemberMerge) == 0
+    rows = "".join(f"2026-11-03,19:00,Rose,nightly,{p},{name},\n"
+                   for p, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve"], 1))
+    results.import_results(league, parse_results(HEADER + rows), replace=True)
+    db.session.commit()
+    names = set(db.session.scalars(db.select(Member.name)))
+    assert names == {"Ann", "Bob", "Cat", "Dan", "Eve", "Fin"}  # "Bbo" is gone, not left empty
 
 
 def test_a_merged_record_cannot_check_in(app, olive, league, night):
@@ -443,6 +464,37 @@ def test_a_night_is_given_only_to_a_host_who_runs_its_venue(olive, league, night
     assert post(olive, f"{BASE}/nights/{there.id}/host", **{f"e{there.id}-host": str(host.id)}).status_code == 200
     db.session.refresh(there)
     assert there.host_id == host.id
+
+
+def test_a_night_is_booked_only_for_a_host_who_runs_its_venue(olive, league, night):
+    host = db.session.scalar(db.select(User).where(User.username == "host"))
+    anchor = Venue(league_id=league.id, name="Anchor")
+    db.session.add(anchor)
+    db.session.commit()
+    post(olive, f"{BASE}/hosts/{host.id}/venues", venue=str(night.venue_id))
+    before = count(Event)
+    booking = {"venue": str(anchor.id), "date": league.today().isoformat(), "start_time": "20:00",
+               "event_type": "nightly", "host": str(host.id), "template": ""}
+    refused = post(olive, f"{BASE}/nights", **booking)
+    assert refused.status_code == 422 and "Harry does not run Anchor" in refused.get_data(as_text=True)
+    assert count(Event) == before
+    assert post(olive, f"{BASE}/nights", **{**booking, "host": str(olive_id())}).status_code == 200
+    assert count(Event) == before + 1
+
+
+@pytest.mark.parametrize("event_type,first_minutes", [("nightly", 15), ("monthly_final", 20),
+                                                      ("highroller_final", 20), ("top10_shootout", 20)])
+def test_r_clock_1_a_night_booked_with_its_types_own_structure_gets_its_types(olive, league, night, event_type,
+                                                                              first_minutes):
+    from league.structures import DEFAULT_TEMPLATE, TEMPLATES, to_json
+    page = olive.get(f"{BASE}/nights").get_data(as_text=True)
+    assert re.search(r'<option selected value="">The type&#39;s own', page)  # the form's default
+    response = post(olive, f"{BASE}/nights", venue=str(night.venue_id), date=league.today().isoformat(),
+                    start_time="21:00", event_type=event_type, host=str(olive_id()), template="")
+    assert response.status_code == 200
+    booked = db.session.scalar(db.select(Event).order_by(Event.id.desc()))
+    assert booked.structure == to_json(TEMPLATES[DEFAULT_TEMPLATE[event_type]][1])
+    assert booked.structure[0]["minutes"] == first_minutes
 
 
 def test_r_chip_1_a_night_rebooked_as_another_type_before_play_takes_that_types_settings(league, night):

@@ -262,3 +262,15 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read_and_nothing_is_writt
     assert response.status_code == 413
     assert "larger than this page takes" in response.get_data(as_text=True)
     assert snapshot() == before
+
+
+def test_r_late_4_a_file_seating_one_player_in_two_games_at_once_is_refused_with_its_lines(client, organiser):
+    organiser_client(client)
+    two_venues = HEADER + "".join(f"2026-11-03,19:00,{venue},nightly,{p},{name},\n"
+                                  for venue in ("Rose", "Anchor") for p, name in enumerate(["Ann", "Bob"], 1))
+    before = snapshot()
+    response = upload(client, two_venues)
+    page = response.get_data(as_text=True).replace("&#39;", "'")
+    assert response.status_code == 422 and 'name="token"' not in page
+    assert "line 4: Ann is also in 2026-11-03 19:00 at Rose on line 2" in page and "line 5: Bob" in page
+    assert snapshot() == before

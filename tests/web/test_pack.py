@@ -31,7 +31,8 @@ def olive(client, seeded):
 
 
 def rows(text: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text)))
+    assert text.startswith("\ufeff")  # the byte-order mark Excel on Windows needs to read UTF-8
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
 
 
 def test_r_pay_3_the_months_books_balance_to_the_dollar(seeded):
@@ -139,14 +140,14 @@ def test_r_qual_2_r_fin_the_printed_pack_has_every_ticket_entrant_and_night_a_li
     lines = re.findall(r"<li>(.*?)</li>", section, flags=re.S)
     tickets = [[name[1:] if name[:2] in ("'=", "'+", "'-", "'@") else name, *rest]  # the CSV's escape undone
                for name, *rest in rows(olive.get(f"{NOV}/tickets.csv").get_data(as_text=True))[1:]]
-    nights = {(t[1], t[2]) for t in tickets}
+    nights = {(t[1], t[2], t[3]) for t in tickets}
     assert len(lines) == len(nights) and "<tr" not in section  # a night a line, not a ticket a row
-    for player, date, venue, position, passed in tickets:
-        day = pack.dt.date.fromisoformat(date).strftime("%a\u00a0%d\u00a0%b")
+    for player, date, start, venue, position, passed in tickets:
+        day = pack.dt.date.fromisoformat(date).strftime("%a\u00a0%d\u00a0%b") + (f" {start}" if start else "")
         line = next(li for li in lines if li.startswith(f"{day} · {escape(venue)}:"))
         assert f"{position} {escape(player)}" in line, (player, line)
         assert (f"{position} {escape(player)} <span class=\"mark\">↓ passed down</span>" in line) == (passed == "yes")
-    assert section.count("↓ passed down") == sum(t[4] == "yes" for t in tickets) == 1
+    assert section.count("↓ passed down") == sum(t[5] == "yes" for t in tickets) == 1
     entrants = html.split('id="pack-highroller"')[1].split('id="pack-venues"')[0]
     entrant_lines = re.findall(r"<li>(.*?)</li>", entrants, flags=re.S)
     entrant_rows = rows(olive.get(f"{NOV}/highroller.csv").get_data(as_text=True))[1:]
@@ -166,7 +167,7 @@ def test_r_qual_2_r_fin_the_printed_pack_has_every_ticket_entrant_and_night_a_li
     ledger_rows = rows(olive.get(f"{NOV}/ledger.csv").get_data(as_text=True))[1:-1]  # the last is the total
     ledger_lines = re.findall(r"<li>(.*?)</li>", ledger, flags=re.S)
     assert len(ledger_lines) == len(ledger_rows)
-    for line, (_, venue, _, taken_in, _, _, pool, paid, _, to_final, to_top50, fee) in zip(
+    for line, (_, venue, _, taken_in, _, _, _, _, _, pool, paid, _, _, to_final, to_top50, fee) in zip(
             ledger_lines, ledger_rows, strict=True):
         assert f"· {escape(venue)}: ${int(taken_in):,} in, pool ${int(pool):,}" in line
         assert f"${int(paid):,} paid, ${int(to_final):,} to final, ${int(to_top50):,} to Top 50, ${int(fee):,} fee" in line
@@ -187,13 +188,14 @@ def test_every_table_as_csv(olive, table):
     assert page.headers["Content-Disposition"] == f'attachment; filename="harbour-league-2026-11-{table}.csv"'
     found = rows(page.get_data(as_text=True))
     assert len(found) >= 2 and all(len(row) == len(found[0]) for row in found)
+    assert page.get_data().startswith(b"\xef\xbb\xbf")  # UTF-8's byte-order mark: "Zoë Nguyễn" in Excel
 
 
 def test_csv_cells_that_start_a_formula_are_escaped(olive):
     standings = rows(olive.get(f"{NOV}/standings.csv").get_data(as_text=True))
     assert ["8", "'=Eli+1", "175", "1"] in standings
     tickets = rows(olive.get(f"{NOV}/tickets.csv").get_data(as_text=True))
-    assert ["Kai", "2026-11-10", "Crown", "6", "yes"] in tickets
+    assert [row[:2] + row[3:] for row in tickets if row[0] == "Kai"] == [["Kai", "2026-11-10", "Crown", "6", "yes"]]
     ledger = rows(olive.get(f"{NOV}/ledger.csv").get_data(as_text=True))
     assert ledger[-1][:4] == ["Total", "", "", "480"]
 

@@ -13,10 +13,13 @@ from tests.fixtures.rows import entries
 from wiring.extensions import db
 
 
-def test_r_fin_only_the_shootout_has_fixed_prizes():
-    assert payouts.fixed_prizes("top10_shootout") == (1_000, 500)
+def test_r_fin_the_shootout_and_a_free_monthly_final_have_fixed_prizes():
+    assert payouts.fixed_prizes("top10_shootout") == payouts.fixed_prizes("top10_shootout", "free") == (1_000, 500)
+    assert payouts.fixed_prizes("monthly_final", "free") == (300, 100)
     for other in ("nightly", "highroller", "monthly_final", "highroller_final"):
         assert payouts.fixed_prizes(other) == ()
+    assert payouts.league_funded_prizes("monthly_final", "free") == 400
+    assert payouts.league_funded_prizes("top10_shootout", "cash") == 0  # its guarantee funds it
 
 
 def test_r_fin_shootout_prizes_are_fixed_from_the_list_to_the_results(client, league, november):
@@ -39,6 +42,8 @@ def test_r_fin_shootout_prizes_are_fixed_from_the_list_to_the_results(client, le
 
 
 def test_r_fin_a_pooled_final_keeps_its_pool(client, league, november):
+    league.kind = "cash"  # a free league's Monthly Final pays fixed prizes ($300, a $100 prize)
+    db.session.commit()
     final = final_night(league, november["venue"], "monthly_final", buy_in=30, pool_share=30, guarantee=500)
     assert read_night(final).prizes == []  # nobody seated: "$500 guaranteed + $30 from each entry"
     login(client, "host", "pw-host")
