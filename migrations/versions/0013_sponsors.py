@@ -1,14 +1,14 @@
 """sponsors: a named sponsor's money in a night's or final's prize pool (R-PAY-3: every dollar a prize
 pays has a source the ledger names)
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0012'
-down_revision = '0011'
+revision = '0013'
+down_revision = '0012'
 branch_labels = None
 depends_on = None
 
