@@ -190,6 +190,7 @@ def test_one_line_a_player_and_the_name_opens_their_sheet(live_server, phone):
     long = row_of(roster, "Bartholomew Featherstonehaugh").locator("a")
     assert long.evaluate("a => getComputedStyle(a).whiteSpace === 'nowrap' && a.scrollWidth > a.clientWidth")
     seen(host, "sheet-one-line-rows")
+    host.evaluate("scrollTo(0, 0)")   # no row half under a sticky bar: axe counts a covered target as small
     axe(host, "the forty-player roster")
 
     # Tapping the name opens the sheet; it never ticks the player

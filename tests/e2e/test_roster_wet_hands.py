@@ -46,6 +46,7 @@ def test_the_roster_by_table_and_seat_found_in_two_keystrokes(live_server, phone
     shown = visible_names(roster)
     assert shown == sorted(where, key=lambda name: where[name])
     screenshot(host, "roster-by-table")
+    host.evaluate("scrollTo(0, 0)")   # no row half under a sticky bar: axe counts a covered target as small
     axe(host, "the roster by table")
     check_fits(host, 390)
 
