@@ -218,6 +218,7 @@
   });
   D.addEventListener("close", e => {
     if (e.target.id !== "sheet") return;
+    e.target.replaceChildren();   // closed, the sheet holds nothing (no stale form, nothing to lay out)
     const name = [...D.querySelectorAll("#players .roster li a[href]")].find(a => a.getAttribute("href") === opener);
     if (name) name.focus();
   }, true);
