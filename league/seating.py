@@ -152,6 +152,14 @@ def _empty_seats(seating: Mapping[Hashable, Seat], table: int, max_seats: int) -
     return [seat for seat in range(1, max_seats + 1) if seat not in taken]
 
 
+def empty_seats(seating: Mapping[Hashable, Seat], max_seats: int = DEFAULT_MAX_SEATS) -> list[Seat]:
+    """The empty seats at the tables in play, table by table (R-SEAT-2): where the host may move a
+    player; a table nobody sits at is not in play."""
+    _check_max_seats(max_seats)
+    return [Seat(table, seat) for table in sorted(table_sizes(seating))
+            for seat in _empty_seats(seating, table, max_seats)]
+
+
 def seat_late_entrant(
     seating: Mapping[Hashable, Seat], player: Hashable, rng: random.Random,
     max_seats: int = DEFAULT_MAX_SEATS,

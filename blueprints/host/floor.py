@@ -1,6 +1,7 @@
-"""The floor on the host's phone: warnings and penalties for one player (R-PEN-1..3), and the
-roster's re-entry and rebuy buttons (R-ENTRY-1..2). Each is one journalled host action Undo can take
-back; a refusal shows its reason where the host tapped, nothing written."""
+"""A player's sheet on the host's phone: every action for one player and their record tonight. Out and
+the bonus chips (R-PTS-5, R-CHIP), a move to an empty seat (R-SEAT-2), photo ID (R-MEM-1), re-entry and
+rebuy (R-ENTRY-1..2), warnings, penalties and disqualification (R-PEN-1..3). Each is one journalled
+host action Undo can take back; a refusal shows its reason atop the sheet, nothing written."""
 from __future__ import annotations
 
 import datetime as dt
@@ -12,18 +13,22 @@ from blueprints import host_action, page_or_fragment
 from blueprints.filters import ordinal
 from blueprints.forms import blank_or_whole_number, read_whole_number, row_id, whole_number
 from blueprints.host.base import bp, my_event
-from blueprints.host.roster import Form, roster_action
+from blueprints.host.roster import ROSTER_ACTIONS, SHORT_LABELS, Form, Override, override_of, roster_action
+from league.chips import BONUS_LABELS
 from league.penalties import LABELS, MAX_PENALTY_HANDS, MAX_ROUNDS, away_minutes, describe
-from league.statuses import EntryStatus, PenaltyKind
-from services import Refused, journal, penalties, reentries
+from league.seating import empty_seats
+from league.statuses import EntryStatus, EventStatus, PenaltyKind
+from services import Overridable, Refused, bonuses, journal, penalties, reentries
 from services.models import Entry, Event, utcnow
-from services.night_snapshot import NightSnapshot
-from wiring.extensions import db
+from services.night_snapshot import NightSnapshot, read_night
+
+# The roster's actions a player's sheet offers for that one player (op=<op>:<entry id>).
+SHEET_OPS = {"bust", "bonus", "seat", "id", "reenter", "rebuy"}
 
 
-def _entry_or_404(event: Event, entry_id: int) -> Entry:
-    entry = db.session.get(Entry, entry_id)
-    if entry is None or entry.event_id != event.id:
+def _entry_or_404(night: NightSnapshot, entry_id: int) -> Entry:
+    entry = night.entry(entry_id)
+    if entry is None:
         abort(404, description="That player is not in this game.")
     return entry
 
@@ -34,28 +39,37 @@ def _local(event: Event, at: dt.datetime | None) -> str:
     return at.replace(tzinfo=dt.UTC).astimezone(event.league.zone()).strftime("%H:%M")
 
 
-def _panel(event: Event, entry: Entry, *, error: str | None = None, message: str | None = None,
-           status: int = 200, tapped: str = ""):
-    """R-PEN-1..3: the player's floor panel: their status, any penalty in force with End early and
-    Extend, their earlier infractions tonight and this month, and the form for a new one."""
+def _panel(night: NightSnapshot, entry_id: int, *, error: str | None = None, message: str | None = None,
+           status: int = 200, tapped: str = "", override: Override | None = None):
+    """A player's sheet: their seat and record tonight (bonuses, buy-ins, place, points and prize), the
+    roster's actions for them (R-PTS-5, R-CHIP, R-SEAT-2, R-MEM-1, R-ENTRY), any penalty in force with
+    End early and Extend, their earlier infractions tonight and this month, and the form for a new one
+    (R-PEN-1..3)."""
+    event = night.event
+    entry = _entry_or_404(night, entry_id)
     now = utcnow()
-    running = penalties.in_force(entry, now) if entry.status == EntryStatus.PLAYING else None
-    size = penalties.table_size(event, entry) if entry.status == EntryStatus.PLAYING else 0
+    playing = entry.status == EntryStatus.PLAYING
+    running = penalties.in_force(entry, now) if playing else None
+    size = penalties.table_size(event, entry) if playing else 0
     per_hour = penalties.hands_per_hour(event)
+    claims = [claim for claim in night.claims if claim.entry_id == entry.id]
     return page_or_fragment(
         "host/floor.html", "host/_floor.html", status, event=event, entry=entry, running=running,
         back_at=_local(event, running.until) if running else "", history=penalties.history(event, entry.member_id),
         table_size=size, round_minutes=away_minutes(size, per_hour), per_hour=per_hour, max_rounds=MAX_ROUNDS,
         max_hands=MAX_PENALTY_HANDS, local=lambda at: _local(event, at), labels=LABELS,
-        error=error, message=message, tapped=tapped, form=request.form if error else {})
+        kinds=bonuses.kinds_now(event) if playing and event.status != EventStatus.SETTLED else [],
+        claims=claims, had={claim.kind for claim in claims}, bonus_labels=BONUS_LABELS, short_labels=SHORT_LABELS,
+        open_seats=empty_seats(night.seated, event.max_seats) if playing and entry.table_no else [],
+        reentry_rule=event.reentry, settled=event.status == EventStatus.SETTLED,
+        error=error, message=message, tapped=tapped, override=override, form=request.form if error else {})
 
 
 @bp.route("/events/<int:event_id>/floor/<int:entry_id>")
 def floor_panel(event_id: int, entry_id: int):
-    """R-PEN-1..3: one player's warnings and penalties: give one, end or extend the one in force,
-    with their earlier ones tonight and this month."""
-    event = my_event(event_id)
-    return _panel(event, _entry_or_404(event, entry_id))
+    """One player's sheet: every action for them and their record tonight (R-PTS-5, R-CHIP, R-SEAT-2,
+    R-MEM-1, R-ENTRY, R-PEN-1..3)."""
+    return _panel(read_night(my_event(event_id)), entry_id)
 
 
 def _give(event: Event, entry: Entry, kind: str, form: Form, log: journal.Journal) -> str:
@@ -99,16 +113,21 @@ def _extend(event: Event, entry: Entry, arg: str, form: Form, log: journal.Journ
 
 @bp.route("/events/<int:event_id>/floor/<int:entry_id>", methods=["POST"])
 def floor_action(event_id: int, entry_id: int):
-    """R-PEN-1..3: one floor action on one player, as one journalled transaction Undo can take back:
-    op=give:<kind> (warning, missed_hands, missed_rounds, disqualification), end:<penalty> or
-    extend:<penalty>. A refusal (422) is the panel with the reason beside the button tapped."""
+    """One action on one player from their sheet, as one journalled transaction Undo can take back:
+    the roster's own for this player (op=<op>:<entry>, SHEET_OPS: Out, a bonus, a move, photo ID,
+    re-entry, rebuy), or the floor's: op=give:<kind> (warning, missed_hands, missed_rounds,
+    disqualification), end:<penalty> or extend:<penalty> (R-PEN-1..3). A refusal (422) is the sheet with
+    the reason atop it, and the override the rule allows (R-CHIP-2, R-MEM-2)."""
     event = my_event(event_id)
-    entry = _entry_or_404(event, entry_id)
     tapped = request.form.get("op", "")
     op, _, arg = tapped.partition(":")
+    roster_op = op in SHEET_OPS and row_id(arg) == entry_id
     try:
-        with host_action(event, f"floor_{op}"[:32]) as log:
-            if op == "give" and arg in set(PenaltyKind):
+        with host_action(event, op if roster_op else f"floor_{op}"[:32]) as log:
+            entry = _entry_or_404(log.night, entry_id)
+            if roster_op:
+                message = ROSTER_ACTIONS[op].run(log.night, arg, request.form, log)
+            elif op == "give" and arg in set(PenaltyKind):
                 message = _give(event, entry, arg, request.form, log)
             elif op == "end":
                 message = _end(event, entry, arg, request.form, log)
@@ -117,9 +136,12 @@ def floor_action(event_id: int, entry_id: int):
             else:
                 raise Refused("That button did nothing: reload the page.")
             log.action.summary = message
+    except Overridable as refused:
+        return _panel(read_night(event), entry_id, error=str(refused), status=422, tapped=tapped,
+                      override=override_of(op, request.form))
     except Refused as refused:
-        return _panel(event, _entry_or_404(event, entry_id), error=str(refused), status=422, tapped=tapped)
-    return _panel(event, _entry_or_404(event, entry_id), message=message)
+        return _panel(read_night(event), entry_id, error=str(refused), status=422, tapped=tapped)
+    return _panel(log.night, entry_id, message=message, tapped=tapped)
 
 
 @roster_action("reenter")

@@ -111,7 +111,7 @@ OVERRIDES: dict[str, tuple[tuple[str, ...], str, str]] = {
 }
 
 
-def _override(op: str, form: Form) -> Override | None:
+def override_of(op: str, form: Form) -> Override | None:
     """The override form a refusal of `op` offers, with what the host had posted."""
     if op not in OVERRIDES:
         return None
@@ -404,7 +404,18 @@ def _move(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> s
     """R-SEAT-2: a balancing move (move_to:<proposal>:<table>:<seat>), the host choosing who moves."""
     proposal, _, where = arg.partition(":")
     table, _, seat = where.partition(":")
-    entry = _entry(night, form.get(f"mover-{proposal}"))
+    return _move_to(night, _entry(night, form.get(f"mover-{proposal}")), table, seat, log)
+
+
+@roster_action("seat")
+def _seat(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-SEAT-2: the host moves one player (seat:<entry>) to the empty seat picked on their sheet
+    (`to`: <table>-<seat>)."""
+    table, _, seat = form.get("to", "").partition("-")
+    return _move_to(night, _entry(night, arg), table, seat, log)
+
+
+def _move_to(night: NightSnapshot, entry: Entry, table: str, seat: str, log: journal.Journal) -> str:
     table_no = whole_number(table, "Pick the seat to move to.", low=1)
     seat_no = whole_number(seat, "Pick the seat to move to.", low=1)
     seats.move(night, entry, table_no, seat_no, log)
@@ -477,7 +488,7 @@ def player_action(event_id: int):
             message = log.action.summary = action.run(log.night, arg, request.form, log)
     except Overridable as refused:
         return _players(read_night(event), error=str(refused), status=422, tapped=tapped,
-                        override=_override(op, request.form))
+                        override=override_of(op, request.form))
     except Refused as refused:
         return _players(read_night(event), error=str(refused), status=422, tapped=tapped)
     return _players(log.night, message=message, tapped=tapped)

@@ -1,6 +1,7 @@
 // The host's roster (players.html only, never a player's page): finding a player in two keystrokes,
-// the one-tap bonus buttons' words, and what the server leaves out of each row to keep 200 players
-// small (the accessible names, "… is out?", the chips field of a ticked player, the pickers' names).
+// the one-tap bonus buttons' words, what the server leaves out of each row to keep 200 players small
+// (the accessible names, "… is out?", the chips field of a ticked player, the pickers' names), a
+// player's sheet over the roster, and each answer kept in view with the focus where the host was.
 (() => {
   "use strict";
   const D = document;
@@ -9,7 +10,7 @@
   const fold = text => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/['’]/g, "");
   const wordsOf = text => fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const nameOf = row => {
-    const label = row.querySelector(":scope > label") || row.querySelector(":scope > span");
+    const label = row.querySelector(":scope > a") || row.querySelector(":scope > span");
     return label ? label.textContent.trim() : "";
   };
 
@@ -57,17 +58,6 @@
       const name = nameOf(row), tick = row.querySelector("input[name=out]");
       const out = row.querySelector("button[value^='bust:']"), bonus = row.querySelector("button[value^='bonus:']");
       if (tick) tick.setAttribute("aria-label", `${name} out in the same hand`);
-      // The row's link to the player's warnings and penalties (R-PEN), unless the server sent the
-      // "Away until …" one: the URL is the roster's data-floor and the row's entry id.
-      if (tick && out && !row.querySelector("a[data-floor]")) {
-        const floor = D.createElement("a");
-        floor.className = "button";
-        floor.href = roster.dataset.floor + tick.value;
-        floor.dataset.floor = "";
-        floor.textContent = "⚑";  // the floor: warnings and penalties
-        floor.setAttribute("aria-label", `Floor: ${name}`);
-        out.after(floor);
-      }
       if (out) {
         out.setAttribute("aria-label", `${name} is out`);
         out.dataset.confirm = `${name} is out?`;
@@ -98,8 +88,10 @@
       const input = D.createElement("input");
       Object.assign(input, { name: `stack-${tick.value}`, inputMode: "numeric", placeholder: "chips at the start of the hand" });
       input.setAttribute("aria-label", `${nameOf(row)}'s chips at the start of the hand`);
-      tick.closest("label").after(input);
+      input.dataset.enter = "bust_hand";   // Enter here sends the hand, never the form's first button
+      (row.querySelector(":scope > a") || tick.closest("label")).after(input);
     } else if (field) {
+      field.dataset.enter = "bust_hand";
       field.setAttribute("aria-label", `${nameOf(row)}'s chips at the start of the hand`);
       if (!tick.checked && !field.value) field.remove();
     }
@@ -111,36 +103,146 @@
     if (el.name === "kind") { kind = el.value; label(); }
     if (el.name === "out") chipsField(el);
   });
-  // The answer redraws the whole roster: keep the button tapped (or its row's next one) where the
-  // thumb is, not wherever the new page's heights put it. A refusal is app.js's to bring into view.
-  let anchor = null;
+  // The sticky bars (the filter above, the answer bar under it, the "Out in one hand" bar below): their
+  // heights as CSS variables, so the answer bar sticks under the filter and the page's scroll padding
+  // keeps a focused control clear of them.
+  const stuck = () => {
+    const filter = D.querySelector(".roster-filter"), answer = D.querySelector("#players .answer-bar");
+    const hand = D.querySelector("#players .hand-bar");
+    const top = filter ? filter.offsetHeight : 0;
+    const bottom = hand && getComputedStyle(hand).position === "sticky" ? hand.offsetHeight : 0;
+    D.documentElement.style.setProperty("--filter-height", `${top}px`);
+    D.documentElement.style.setProperty("--stuck-top", `${top + (answer ? answer.offsetHeight : 0)}px`);
+    D.documentElement.style.setProperty("--stuck-bottom", `${bottom}px`);
+    return { top: top + (answer ? answer.offsetHeight : 0), bottom };
+  };
+  // Just into view, clear of the sticky bars (an element of the answer bar: of the screen's edges),
+  // by scrolling the page itself: scrollIntoView near the page's end pans a phone's visual viewport
+  // instead, and the sticky bars slide off the screen.
+  function reveal(el) {
+    const bars = stuck(), box = el.getBoundingClientRect(), stuckHere = !!el.closest(".answer-bar");
+    const top = stuckHere ? 0 : bars.top, bottom = innerHeight - (stuckHere ? 0 : bars.bottom);
+    if (box.top < top) scrollBy(0, box.top - top - 8);
+    else if (box.bottom > bottom) scrollBy(0, Math.min(box.bottom - bottom + 8, box.top - top - 8));
+  }
+  // A control that takes the focus under a sticky bar scrolls clear of it (the scroll padding does it
+  // for the browser's own scrolling; a focus moved by a tap or a script may not).
+  function clear(el) {
+    if (el && el.getBoundingClientRect && !el.closest(".roster-filter, .answer-bar, .hand-bar, dialog")) reveal(el);
+  }
+  D.addEventListener("focusin", e => { if (e.target.closest && e.target.closest("#players")) clear(e.target); });
+  D.addEventListener("change", e => { if (e.target.name === "out") requestAnimationFrame(() => clear(e.target)); });
+
+  // The answer redraws the whole roster: keep the button tapped where the thumb is, not wherever the
+  // new page's heights put it, and the focus on it; when it is gone (the player is out) the focus
+  // goes to the answer, which the answer bar holds in view. A refusal beside the button is brought
+  // just into view and focused (its override's reason field first); the polite region (#said) says
+  // what a success did, a refusal is its own alert.
+  let anchor = null, focused = null;
+  const say = text => { const said = D.getElementById("said"); if (said) said.textContent = text.trim(); };
+  // A roster fetched again by the stream keeps the focus where it was (the same control, new element).
+  D.addEventListener("htmx:beforeSwap", e => {
+    const el = D.activeElement, roster = D.getElementById("players");
+    focused = roster && e.detail.target === roster && roster.contains(el) && el !== roster
+      ? (el.name && el.value ? `[name="${CSS.escape(el.name)}"][value="${CSS.escape(el.value)}"]`
+        : el.getAttribute("href") ? `a[href="${CSS.escape(el.getAttribute("href"))}"]`
+        : el.name ? `[name="${CSS.escape(el.name)}"]` : null) : null;
+  });
   D.addEventListener("submit", e => {
-    const button = e.submitter;
-    anchor = button && button.closest("#players") && button.value
-      ? { value: button.value, top: button.getBoundingClientRect().top } : null;
+    const button = e.submitter, form = e.target;
+    // the override's button re-posts the op it overrides: that op's button is the one tapped
+    const value = form.id === "override" ? form.elements.op.value : button && button.value;
+    anchor = button && button.closest("#players, #search-results") && value
+      ? { value, top: button.getBoundingClientRect().top, door: !!button.closest("#search-results") } : null;
   }, true);
+  // The door (R-MEM-1): once a walk-in is in, the search's results go (their buttons would offer the
+  // same member again), the answer stands where they were, and the field waits for the next name.
+  function answerAtTheDoor(answer) {
+    const results = D.getElementById("search-results"), field = D.querySelector("[data-door-search]");
+    if (!results || !field) return false;
+    const note = D.createElement("p");
+    note.className = "flash";
+    note.textContent = answer.textContent.trim();
+    results.replaceChildren(note);
+    field.value = "";
+    field.focus({ preventScroll: true });
+    return true;
+  }
   function keepPlace() {
     const was = anchor;
     anchor = null;
-    if (!was || D.getElementById("refusal")) return;
+    stuck();
+    if (!was) {
+      const again = focused && D.querySelector(`#players ${focused}`);
+      focused = null;
+      if (again) again.focus({ preventScroll: true });
+      return;
+    }
     const button = [...D.querySelectorAll("#players button[name=op]")].find(b => b.value === was.value);
     if (button) scrollBy(0, button.getBoundingClientRect().top - was.top);
+    const refusal = D.querySelector("#players #refusal");
+    if (refusal) {
+      refusal.dataset.seen = "1";   // brought into view here, not by app.js's scrollIntoView
+      reveal(refusal);
+      (refusal.querySelector("input") || refusal).focus({ preventScroll: true });
+      return;
+    }
+    const answer = D.querySelector("#players .answer-bar .flash");
+    if (!answer) return;
+    say(answer.textContent);
+    if (was.door && answerAtTheDoor(answer)) return;
+    const target = button && !button.disabled && button.checkVisibility() ? button : answer;
+    target.focus({ preventScroll: true });
   }
-  // The door (R-MEM-1): once a walk-in is in, the search and its results go (their buttons would
-  // offer the same member again) and the field waits for the next name; a refusal keeps them.
-  let doorDone = false;
-  D.addEventListener("htmx:afterRequest", e => {
-    doorDone = doorDone || (!!e.detail.successful && !!e.detail.elt.closest?.("#search-results"));
+
+  // A player's sheet (host/_floor.html) over the roster: their name opens it in #sheet; without
+  // script the link is its own page. An action there answers in the sheet, and the roster behind
+  // it is fetched again (the row changes in place); closing it puts the focus back on the name.
+  let opener = "";
+  D.addEventListener("click", e => {
+    const link = e.target.closest && e.target.closest("#players .roster li a[href]");
+    const sheet = D.getElementById("sheet");
+    const plain = e.button === 0 && !(e.ctrlKey || e.metaKey || e.shiftKey || e.altKey);   // not "open in a new tab"
+    if (link && plain && sheet && window.htmx && sheet.showModal) {
+      e.preventDefault();
+      opener = link.getAttribute("href");
+      htmx.ajax("GET", opener, { target: "#sheet", swap: "innerHTML" }).then(() => {
+        if (!sheet.open) sheet.showModal();
+        const heading = sheet.querySelector("h2");
+        if (heading) { heading.tabIndex = -1; heading.focus(); }
+      });
+    } else if (e.target.closest && e.target.closest("#sheet [data-sheet-close]")) {
+      e.preventDefault();
+      sheet.close();
+    }
   });
-  function clearDoor() {
-    const field = D.querySelector("[data-door-search]"), results = D.getElementById("search-results");
-    doorDone = false;
-    if (!field || !results) return;
-    field.value = "";
-    results.replaceChildren();
-    field.focus({ preventScroll: true });
+  D.addEventListener("close", e => {
+    if (e.target.id !== "sheet") return;
+    e.target.replaceChildren();   // closed, the sheet holds nothing (no stale form, nothing to lay out)
+    const name = [...D.querySelectorAll("#players .roster li a[href]")].find(a => a.getAttribute("href") === opener);
+    if (name) name.focus();
+  }, true);
+  // The sheet's answer: the focus on the button tapped (Out gone: on the answer), or the refusal's
+  // override reason; the roster behind it fetched again.
+  function sheetAnswered(e) {
+    const sheet = D.getElementById("sheet");
+    const answer = sheet.querySelector(".sheet-said > *");
+    const button = e.detail.requestConfig.triggeringEvent && e.detail.requestConfig.triggeringEvent.submitter;
+    const again = button && button.value
+      && [...sheet.querySelectorAll("button[name=op]")].find(b => b.value === button.value && !b.disabled);
+    const reason = sheet.querySelector("#refusal input:not([type=hidden])");
+    (reason || (answer && answer.matches("#refusal") ? answer : again || answer) || sheet).focus();
+    if (answer && !answer.matches("#refusal")) say(answer.textContent);
+    if (e.detail.xhr.status < 300) htmx.trigger("#players", "stream");
   }
+
   D.addEventListener("input", e => { if (e.target.matches && e.target.matches("[data-roster-filter]")) filter(); });
-  D.addEventListener("DOMContentLoaded", () => { label(); filter(); });
-  D.addEventListener("htmx:afterSettle", () => { label(); filter(); keepPlace(); if (doorDone) clearDoor(); });
+  D.addEventListener("DOMContentLoaded", () => { label(); filter(); stuck(); });
+  // At the swap, not the settle 20 ms later: the focus never rests on the page's body meanwhile.
+  D.addEventListener("htmx:afterSwap", e => {
+    const target = e.detail.target && e.detail.target.id;
+    if (target === "floor" && e.detail.requestConfig.verb === "post") sheetAnswered(e);
+    else if (target === "players") { label(); filter(); keepPlace(); }
+  });
+  addEventListener("resize", stuck);
 })();

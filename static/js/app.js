@@ -121,7 +121,8 @@
   // answer replaces the block. Without script the form posts as it is and the view redirects.
   D.addEventListener("submit", async e => {
     const form = e.target, block = form.closest && form.closest("[data-swap-refusals]");
-    if (!block || e.defaultPrevented || form.matches("[hx-post], [hx-get], [hx-put], [hx-delete]")) return;
+    // (A form that leaves the block for a page of its own, data-leaves, posts as it is.)
+    if (!block || e.defaultPrevented || form.matches("[hx-post], [hx-get], [hx-put], [hx-delete], [data-leaves]")) return;
     e.preventDefault();
     if (form.dataset.sending) return;        // a double tap sends once
     form.dataset.sending = "1";
@@ -151,8 +152,35 @@
     const refusal = D.getElementById("refusal");
     if (!refusal || refusal.dataset.seen) return;
     refusal.dataset.seen = "1";
-    refusal.scrollIntoView({ block: "center" });
+    refusal.scrollIntoView({ block: "nearest" });   // just into view: the page does not jump
     (refusal.querySelector("input") || refusal).focus({ preventScroll: true });
+  });
+  // Enter in a field presses that field's own button, never the first button of a form that holds
+  // several (Enter in the called clock's Seat field paused the clock). Walking out from the field:
+  // an element with data-enter names the button (its value; "" for none), else the first element
+  // holding one of the form's buttons (the field's row, fieldset, <details>) gives its first; a
+  // field with neither below its form is left to the browser, which presses the form's first button.
+  const SUBMITS = "button:not([type=button]):not([type=reset]), input[type=submit], input[type=image]";
+  D.addEventListener("keydown", e => {
+    const field = e.target, form = field.form;
+    if (e.key !== "Enter" || e.isComposing || !form || field.tagName !== "INPUT"
+        || /^(checkbox|radio|submit|button|reset|image|file)$/.test(field.type)) return;
+    const buttons = [...form.elements].filter(b => b.matches(SUBMITS));
+    if (buttons.length < 2) return;
+    let button, decided = false;
+    for (let box = field; box && box !== D.body; box = box.parentElement) {
+      if ("enter" in box.dataset) {
+        decided = true;
+        button = box.dataset.enter && buttons.find(b => b.value === box.dataset.enter);
+        break;
+      }
+      if (box === form || box.contains(form)) break;
+      button = box !== field && buttons.find(b => box.contains(b));
+      if (button) { decided = true; break; }
+    }
+    if (!decided) return;
+    e.preventDefault();
+    if (button && !button.disabled) button.click();   // a click, as a tap: htmx sends the button's own value
   });
   // "Are you sure?" for Out, Disqualify, Settle: htmx reads hx-confirm only on the form, so buttons say data-confirm.
   D.addEventListener("htmx:confirm", e => {

@@ -6,7 +6,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from services.models import Entry, Event, Penalty
-from tests.e2e.conftest import axe, check_fits, check_taps, seed_tonight
+from tests.e2e.conftest import axe, check_fits, seed_tonight
+from tests.e2e.test_roster_sheet import check_sheet_taps
 from tests.e2e.test_seat_notice import ann_at_the_tables, open_roster, seats, seed_players
 from wiring.extensions import db
 
@@ -27,7 +28,7 @@ def test_r_pen_2_a_penalty_and_its_return_time_on_the_players_phone(live_server,
     table, seat = seats(live_server.app, event_id)["Ann Lee"]
 
     # The host opens Ann's floor panel from her row and gives two missed rounds
-    roster.get_by_role("link", name="Floor: Ann Lee").click()
+    roster.get_by_role("link", name="Ann Lee", exact=True).click()
     floor = host.locator("#floor")
     expect(floor.locator("h2")).to_contain_text(f"Ann Lee table {table}, seat {seat}")
     expect(floor).to_contain_text("No earlier warnings or penalties this month.")
@@ -42,8 +43,8 @@ def test_r_pen_2_a_penalty_and_its_return_time_on_the_players_phone(live_server,
     expect(floor.locator("[data-history]")).to_have_text("Earlier warnings and penalties: 1 tonight.")
     screenshot(host, "floor-penalty-given")
     check_fits(host, 390)
-    check_taps(host)
-    axe(host, "the floor panel")
+    check_sheet_taps(host)
+    axe(host, "the player's sheet")
 
     # Her phone hears of it from the stream, as of a seat: away, and until when
     penalty = me.locator("[data-penalty]")
@@ -55,17 +56,17 @@ def test_r_pen_2_a_penalty_and_its_return_time_on_the_players_phone(live_server,
 
     # The roster shows who is on penalty and until when
     host.get_by_role("link", name="Back to the players").click()
-    expect(host.locator("#players [data-away]")).to_have_text(f"Away until {back}")
+    expect(host.locator("#players [data-away]")).to_have_text(f"away till {back}")
     screenshot(host, "floor-roster-away")
     check_fits(host, 390)
 
     # A refusal shows beside the button tapped: a second penalty while one runs
-    host.locator("#players").get_by_role("link", name="Floor: Ann Lee").click()
+    host.locator("#players").get_by_role("link", name="Ann Lee", exact=True).click()
     floor = host.locator("#floor")
     floor.get_by_label("Why (recorded in the rulings log)").fill("Again")
     floor.get_by_label("Hands to miss").fill("3")
     floor.get_by_role("button", name="Missed hands").click()
-    refusal = floor.locator(".floor-row + .refusal")
+    refusal = floor.locator(".sheet-said #refusal")   # atop her sheet, always in view
     expect(refusal).to_contain_text(f"Ann Lee is already on a penalty until {back}: extend it instead.")
     screenshot(host, "floor-refusal")
 

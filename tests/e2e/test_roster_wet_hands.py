@@ -14,7 +14,7 @@ NAMES = ["Jack Doyle", "Jane Park", "Ann Lee", "Bea O'Brien", "Cal Dunn", "Dee M
 
 
 def visible_names(roster) -> list[str]:
-    return [n.strip() for n in roster.locator(".seats > li:visible > label").all_inner_texts()]
+    return [n.strip() for n in roster.locator(".seats > li:visible > a").all_inner_texts()]
 
 
 def drawn_roster(live_server, phone, names: list[str]):
@@ -46,6 +46,7 @@ def test_the_roster_by_table_and_seat_found_in_two_keystrokes(live_server, phone
     shown = visible_names(roster)
     assert shown == sorted(where, key=lambda name: where[name])
     screenshot(host, "roster-by-table")
+    host.evaluate("scrollTo(0, 0)")   # no row half under a sticky bar: axe counts a covered target as small
     axe(host, "the roster by table")
     check_fits(host, 390)
 
@@ -84,7 +85,7 @@ def test_r_chip_1_one_tap_bonus_and_food_for_everyone(live_server, phone, screen
     roster.get_by_role("button", name="Food for everyone").click()
     expect(roster.locator(".flash")).to_have_text("Food bonus +1,000 for 6 players")
     expect(roster).to_contain_text("Chips in play 66,000")
-    expect(roster.locator(".undo-bar")).to_contain_text("Last: Food bonus +1,000 for 6 players")
+    expect(roster.locator(".undo-bar")).to_contain_text("Food bonus +1,000 for 6 players")
     roster.get_by_role("radio", name="Food").check()
     expect(roster.get_by_role("button", name="Ann Lee has had the Food bonus")).to_be_disabled()
     host.once("dialog", lambda dialog: dialog.accept())  # "Undo “Food bonus …”?"
@@ -104,9 +105,9 @@ def test_r_chip_1_one_tap_bonus_and_food_for_everyone(live_server, phone, screen
     top = box["y"]
     button.click()
     row = roster.locator(".seats > li", has=host.get_by_role("checkbox", name="Cal Dunn out in the same hand"))
-    expect(row.locator(".flash")).to_have_text("Cal Dunn: Membership card bonus +1,000")  # in his row
+    expect(roster.locator(".answer-bar .flash")).to_have_text("Cal Dunn: Membership card bonus +1,000")  # in view
     expect(row.get_by_role("button", name="Cal Dunn has had the Membership card bonus")).to_have_text("+Card ✓")
-    assert abs(row.locator("button[value^='bonus:']").bounding_box()["y"] - top) < 2  # where the thumb was, the message above the top gone
+    assert abs(row.locator("button[value^='bonus:']").bounding_box()["y"] - top) < 2  # where the thumb was
     screenshot(host, "roster-one-tap-bonus")
     # a refusal in the row tapped: a screen that had not heard of Cal's card yet (its button enabled)
     host.evaluate("""() => { const b = document.querySelector("#players .seats button[aria-label^='Cal Dunn has had']");
@@ -121,9 +122,9 @@ def test_r_pts_6_out_in_one_hand_with_thumb_sized_ticks(live_server, phone, scre
     host, roster = drawn_roster(live_server, phone, NAMES[:8])
     expect(roster.get_by_role("button", name="Out in one hand")).to_be_hidden()  # nobody ticked
     for name, chips in [("Ann Lee", "3,000"), ("Cal Dunn", "5000")]:
-        tick = roster.locator(".seats > li > label", has_text=name)
+        tick = roster.locator(".seats > li", has=host.get_by_role("link", name=name)).locator("label")
         box = tick.bounding_box()
-        assert box["height"] >= 44 and box["width"] >= 44, box  # the whole name is the target
+        assert box["height"] >= 44 and box["width"] >= 44, box  # a thumb's target of its own, beside the name
         tick.click()
         roster.get_by_label(f"{name}'s chips at the start of the hand").fill(chips)
     bar = roster.locator(".hand-bar")

@@ -1,5 +1,5 @@
 """Web-test fixtures shared by the night's tests: a player's phone, the Rose & Crown, a settled
-November, tonight's night, and a cash night down to its last three."""
+November, tonight's night, nine players at its one table, and a cash night down to its last three."""
 import datetime as dt
 
 import pytest
@@ -7,7 +7,8 @@ import pytest
 from services.models import Event, User, Venue
 from tests.fixtures import months
 from tests.fixtures.cash import cash_night_with_phones
-from tests.fixtures.roster import bust_out, check_in_players
+from tests.fixtures.host import seat_players
+from tests.fixtures.roster import bust_out, check_in_players, draw_seats
 from wiring.extensions import db
 
 
@@ -46,6 +47,14 @@ def night(app, league, organiser):
     db.session.add(event)
     db.session.commit()
     return event
+
+
+@pytest.fixture
+def table_of_nine(client, night):
+    """Nine players (Ann, Bob, Cat, Dan, Eve, Fay, Gus, Hal, Ivy) seated at one table of ten, the host
+    logged in on `client`: the night's entries by name."""
+    seat_players(client, night, ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"])
+    return draw_seats(night)
 
 
 @pytest.fixture

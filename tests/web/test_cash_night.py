@@ -210,7 +210,7 @@ def test_r_pay_1_settled_prizes_sum_to_the_pool_and_show_on_results_and_the_rost
     assert sum(e.prize for e in after.values()) == 500
     roster = client.get(f"/host/events/{cash_night.id}/players").get_data(as_text=True)
     assert ladder(roster) == "Prizes paid $500: 1st $325 · 2nd $175"
-    row = re.search(r"<li><span>1\. Player 00.*?</li>", roster, re.S).group(0)
+    row = re.search(r"<li><span>1\. <a [^>]*>Player 00</a>.*?</li>", roster, re.S).group(0)
     assert "Final ticket" in row and f"{after['Player 00'].points} pts" in row and "$325" in row
     results = client.get(f"/events/{cash_night.id}/results").get_data(as_text=True)
     assert ladder(results) == "Prizes paid $500: 1st $325 · 2nd $175"

@@ -11,14 +11,11 @@ from services import penalties
 from services.models import Action, Entry, Event, Penalty, Ruling, utcnow
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token
-from tests.fixtures.host import floor_op, floor_url, host_op, seat_players
+from tests.fixtures.host import floor_op, floor_url, host_op
 from tests.fixtures.pages import html
 from tests.fixtures.phones import phone_of
-from tests.fixtures.roster import draw_seats
 from tests.fixtures.rows import entries
 from wiring.extensions import db
-
-NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
 
 def counts():
@@ -31,13 +28,6 @@ def counts():
 
 def local(night, at):
     return at.replace(tzinfo=dt.UTC).astimezone(night.league.zone()).strftime("%H:%M")
-
-
-@pytest.fixture
-def table_of_nine(client, night):
-    """Nine players seated at one table, the host logged in on `client`."""
-    seat_players(client, night, NINE)
-    return draw_seats(night)
 
 
 def test_r_pen_1_a_verbal_warning_is_recorded_with_who_when_why_table_and_seat(client, night, table_of_nine):
@@ -74,13 +64,12 @@ def test_r_pen_1_a_missed_round_is_one_hand_per_player_at_the_table_times_the_ro
     back = local(night, penalty.until)
     assert f"Cat: missed 2 rounds (18 hands), back about {back}" in html(given)
     assert f"Away until about <strong>{back}</strong>" in html(given)
-    # the host's roster shows who is on penalty and until when
+    # the host's roster shows who is on penalty and until when: a flag in her one-line row
     roster = html(client.get(f"/host/events/{night.id}/players"))
-    assert re.search(rf'data-away aria-label="Floor: Cat, away until {back}">Away until {back}</a>', roster)
-    assert roster.count("data-away") == 1 and roster.count("data-floor data-away") == 1
-    # every other row's Floor link is roster.js's, from the roster's base URL and the row's entry id
-    assert f'data-floor="/host/events/{night.id}/floor/"' in roster
-    assert floor_url(night, table_of_nine["Ann"]) not in roster
+    assert re.search(rf'>Cat</a><span class="flag" data-away>away till {back}</span>', roster)
+    assert roster.count("data-away") == 1
+    # every row's name opens the player's sheet (this page)
+    assert f'href="{floor_url(night, table_of_nine["Ann"])}">Ann</a>' in roster
 
 
 def test_r_pen_2_the_return_time_follows_the_hands_per_hour_setting(client, night, table_of_nine):

@@ -79,8 +79,8 @@ def test_r_late_1_a_new_member_after_the_major_break_keeps_what_the_host_typed_i
     fields = override_form(page)
     assert fields["op"] == "join" and fields["name"] == "Late Larry" and fields["adult"] == "yes"
     assert "under_21" not in fields
-    # the search results are outside the roster: the refusal is at the roster's top
-    assert page.index('id="refusal"') < page.index("<form method=\"post\"")
+    # the search results are outside the roster: the refusal is in the answer bar, atop the roster
+    assert page.index('class="answer-bar"') < page.index('id="refusal"') < page.index("<h2>Arrivals")
 
 
 def test_r_late_4_one_game_at_a_time_is_refused_without_an_override(client, night, league):
@@ -107,8 +107,8 @@ def test_a_refusal_shows_beside_the_button_tapped_and_at_the_top_when_it_is_gone
     page = html(deal)
     assert deal.status_code == 422
     assert re.search(r'<details class="deal" open>.*Put the deal to the vote</button>\s*<div class="refusal"', page, re.S)
-    # Cy already out (another phone): the Out button is gone, so the reason is at the top
+    # Cy already out (another phone): the Out button is gone, so the reason is in the answer bar
     assert host_op(client, night, f"bust:{roster['Cy'].id}").status_code == 200
     again = html(host_op(client, night, f"bust:{roster['Cy'].id}"))
-    assert refusal(again) and again.index('id="refusal"') < again.index("<form method=\"post\"")
+    assert refusal(again) and again.index('class="answer-bar"') < again.index('id="refusal"') < again.index("<h2>Arrivals")
     assert 'class="flash"' not in again
