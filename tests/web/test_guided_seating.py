@@ -25,6 +25,12 @@ def panel(page: str) -> str:
     return found.group(0) if found else ""
 
 
+def answer(page: str) -> str:
+    """The answer bar's markup, where a success says what it did ('' when there is none)."""
+    found = re.search(r'<div class="answer-bar">.*?</div>', page, re.S)
+    return found.group(0) if found else ""
+
+
 def pending(night) -> list[Entry]:
     """The players the host has still to see sat down, in the walk's order (their new seats)."""
     db.session.expire_all()
@@ -75,7 +81,7 @@ def test_r_seat_1_done_walks_on_to_the_next_move_and_undo_puts_it_back(client, t
     done = host_op(client, night, f"walk_done:{first.id}")
     assert done.status_code == 200
     shown = panel(text(done))
-    assert "5 to go" in shown and "moved: T" in shown and 'role="status"' in shown
+    assert "5 to go" in shown and "moved: T" in answer(text(done)) and 'role="status"' in answer(text(done))
     # the move after the one done is the one shown (not hidden)
     assert re.search(rf'<li data-move>\s*<p><strong>Move {second.member.name}</strong>: ', shown)
     assert [m.id for m in pending(night)][0] == second.id
@@ -129,7 +135,7 @@ def test_r_seat_3_break_table_asks_first_then_its_players_are_walked_one_at_a_ti
     assert broken.status_code == 200
     moves = pending(night)
     assert moves and {m.moved_from_table for m in moves} == {table} and table not in sizes(night)
-    assert f"{len(moves)} to go" in panel(text(broken)) and "Table broken" in panel(text(broken))
+    assert f"{len(moves)} to go" in panel(text(broken)) and "Table broken" in answer(text(broken))
 
 
 def test_r_seat_4_the_final_table_asks_first_and_every_move_is_walked(client, night):
@@ -155,7 +161,7 @@ def test_r_seat_2_balancing_comes_one_move_at_a_time_in_the_panel(client, night)
     mover = next(e for e in entries(night).values() if e.table_no == 1)
     seat = re.search(r'value="move_to:1:2:(\d+)"', shown)[1]
     moved = host_op(client, night, f"move_to:1:2:{seat}", **{"mover-1": str(mover.id)})
-    assert moved.status_code == 200 and f"{mover.member.name} moved to table 2 seat {seat}" in panel(text(moved))
+    assert moved.status_code == 200 and f"{mover.member.name} moved to table 2 seat {seat}" in answer(text(moved))
     assert sizes(night) == {1: 8, 2: 8}
 
 
