@@ -4,11 +4,11 @@ here, so no blueprint imports another."""
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from flask import abort, make_response, render_template, request
+from flask import abort, make_response, render_template, request, url_for
 from flask_login import current_user
 
 from live.announce import announce
-from services import Refused, clocks, deals, journal, leagues
+from services import Refused, clocks, deals, journal, leagues, logins
 from services.models import Entry, Event, League
 from services.night_snapshot import NightSnapshot, read_night
 from wiring.extensions import db
@@ -161,3 +161,10 @@ def host_action(event: Event, kind: str, summary: str = "", *, record: bool = Tr
     # answer (`log.night`).
     log.night = log.night.again()
     announce(event, night=log.night)
+
+
+def login_change(user, change: str) -> dict:
+    """Do a change (services.logins.CHANGES) to a login the current user manages; the page's context:
+    what was done, and the password link to hand over, when one was made. Raises Refused."""
+    saved, token = logins.change_login(user, change, current_user)
+    return {"saved": saved, "handover": url_for("auth.password_link", token=token, _external=True) if token else None}

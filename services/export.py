@@ -542,13 +542,20 @@ def _count(owned: dict[str, Owner], name: str, league_id: int) -> int:
 def is_empty(league: League) -> bool:
     """Whether the league has nothing of its own yet but its logins (a new league an export may fill)."""
     owned = owners()
-    return not any(_count(owned, name, league.id) for name in owned if name not in (League.__tablename__, "users"))
+    return not any(_count(owned, name, league.id) for name in owned
+                   if name not in (League.__tablename__, "users", "login_links"))
 
 
 def _remove_empty_league(league: League) -> None:
     if not is_empty(league):
         raise ExportFileError(f"{league.name} already has venues, members or nights: a league file is imported "
                               "only into a new, empty league or an empty database")
+    remove_league(league)
+
+
+def remove_league(league: League) -> None:
+    """Every row of the league, the same tables its export holds (owners), children before their parents;
+    the caller commits. What goes can be counted first with table_counts."""
     owned = owners()
     league_id = league.id
     db.session.flush()  # nothing of the ORM's pending may land after the rows are gone
