@@ -148,13 +148,13 @@ def change_password():
     """Everyone's own new password (the current one needed): every other session is signed out, this
     one stays."""
     if request.method == "GET":
-        return render_template("auth/password.html", error=None)
+        return render_template("auth/password.html", error=None, saved=None)
     try:
         logins.change_password(current_user, request.form.get("current", "")[:1000],
                                request.form.get("password", "")[:1000], request.form.get("again", "")[:1000])
     except Refused as refused:
         db.session.rollback()
-        return render_template("auth/password.html", error=str(refused)), 422
+        return render_template("auth/password.html", error=str(refused), saved=None), 422
     db.session.commit()
     login_user(current_user, remember=True)  # this phone keeps its session under the new token
     return render_template("auth/password.html", error=None,

@@ -104,8 +104,8 @@ class LeagueForm(OrganiserForm):
     """The operator's new league (R-QUAL-2: its kind sets pass-down; R-STD-1: its time zone dates its
     nights) and its first organiser."""
     name = StringField("League name", validators=[DataRequired("Give the league's name."), Length(max=400)])
-    kind = SelectField("Kind", choices=[(LeagueKind.FREE, "Free to play"), (LeagueKind.CASH, "Cash")],
-                       default=LeagueKind.FREE)
+    kind = SelectField("Kind", default=LeagueKind.FREE,
+                       choices=[SelectChoice(LeagueKind.FREE, "Free to play"), SelectChoice(LeagueKind.CASH, "Cash")])
     timezone = StringField("Time zone", default="Australia/Sydney",
                            validators=[DataRequired("Give the league's time zone."), Length(max=200)],
                            render_kw={"list": "time-zones", "autocomplete": "off", "spellcheck": "false"})
