@@ -156,7 +156,7 @@ def change_password():
         db.session.rollback()
         return render_template("auth/password.html", error=str(refused), saved=None), 422
     db.session.commit()
-    login_user(current_user, remember=True)  # this phone keeps its session under the new token
+    login_user(current_user._get_current_object(), remember=True)  # this phone keeps its session, under the new token
     return render_template("auth/password.html", error=None,
                            saved="Your password is changed: every other phone and browser is logged out.")
 

@@ -135,7 +135,7 @@ def _commit_or_refuse(make):
 @league_cli.command("create-user")
 @click.option("--league", "league_name", required=True)
 @click.option("--username", required=True)
-@click.option("--role", type=click.Choice((Role.ORGANISER, Role.HOST)), required=True)
+@click.option("--role", type=click.Choice((Role.ORGANISER.value, Role.HOST.value)), required=True)
 @click.password_option()
 def create_user_command(league_name, username, role, password):
     """Create an organiser or host login (usernames are one name whatever their case)."""
