@@ -148,6 +148,15 @@
   D.addEventListener("htmx:afterRequest", e => { if (e.detail.successful) D.getElementById("unavailable")?.remove(); });
   // Then bring the reason into view where the thumb is, and the override's reason field under it.
   D.addEventListener("htmx:afterSettle", () => {
+    // An answer to hand on (a one-time password link, [data-answer]) atop a swapped section: into view,
+    // its text selected for copying.
+    const answer = D.querySelector("[data-answer]:not([data-seen])");
+    if (answer) {
+      answer.dataset.seen = "1";
+      answer.scrollIntoView({ block: "center" });
+      const field = answer.querySelector("input");
+      if (field) { field.focus({ preventScroll: true }); field.select(); }
+    }
     const refusal = D.getElementById("refusal");
     if (!refusal || refusal.dataset.seen) return;
     refusal.dataset.seen = "1";

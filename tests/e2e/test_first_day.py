@@ -52,8 +52,8 @@ def test_a_first_day_from_set_up_to_the_first_night_and_the_demo_removed(live_se
     operator.locator("#new-league ~ form").get_by_label("Organiser's name").fill("Nina O'Brien <b>")
     operator.locator("#new-league ~ form").get_by_label("Organiser's username").fill("nina")
     operator.get_by_role("button", name="Start the league").click()
-    expect(operator.get_by_role("status")).to_contain_text("Harbour Nights is started")
-    expect(operator.get_by_role("status")).to_contain_text("Hand this link to Nina O'Brien <b>")
+    expect(operator.locator("#leagues [role=status]")).to_contain_text("Harbour Nights is started")
+    expect(operator.locator("#leagues [role=status]")).to_contain_text("Hand this link to Nina O'Brien <b>")
     organiser_link = operator.locator("#handover-link").input_value()
     assert "/password/" in organiser_link
     expect(operator.locator("#handover-link")).to_be_in_viewport()
@@ -69,13 +69,13 @@ def test_a_first_day_from_set_up_to_the_first_night_and_the_demo_removed(live_se
     _new_password(organiser, "Set my password")
     expect(organiser).to_have_url(re.compile(r"/organiser/harbour-nights/months/"))
     organiser.goto(f"{base}/organiser/harbour-nights/setup")
-    organiser.get_by_label("Name", exact=True).fill("The Anchor")
+    organiser.get_by_label("Venue", exact=True).fill("The Anchor")
     organiser.get_by_role("button", name="Add venue").click()
     expect(organiser.locator("#setup .venue")).to_have_count(1)
     organiser.get_by_label("Name shown").fill("Kim")
     organiser.get_by_label("Username").fill("Kim")
     organiser.get_by_role("button", name="Add host").click()
-    expect(organiser.get_by_role("status")).to_contain_text("Hand this link to Kim")
+    expect(organiser.locator("#setup [role=status]")).to_contain_text("Hand this link to Kim")
     host_link = organiser.locator("#handover-link").input_value()
     axe(organiser, "the organiser's venues and hosts with a link to hand over")
     screenshot(organiser, "first-day-organiser-host-link")
@@ -113,3 +113,22 @@ def test_a_first_day_from_set_up_to_the_first_night_and_the_demo_removed(live_se
     assert player.goto(f"{base}/leagues/harbour-nights").status == 200
     host.reload()
     expect(host.get_by_role("button", name="Pause")).to_be_visible()  # the new league's night runs on
+
+    # The organiser suspends the host: the host's phone is signed out at once; reinstated, back in.
+    kim = organiser.locator("#setup .host", has_text="Kim")
+    kim.locator("summary").click()
+    buttons = kim.locator(".login-changes button")
+    assert all(box["height"] >= 44 and box["width"] >= 44 for box in
+               (buttons.nth(i).bounding_box() for i in range(buttons.count())))
+    kim.get_by_role("button", name="Suspend Kim").click()
+    expect(organiser.locator("#setup [role=status]")).to_contain_text("Kim is suspended")
+    expect(organiser.locator("#setup .host", has_text="Kim").locator(".flag")).to_have_text("suspended")
+    host.reload()
+    expect(host.get_by_role("heading", name="Log in")).to_be_visible()
+    organiser.locator("#setup .host", has_text="Kim").locator("summary").click()
+    organiser.get_by_role("button", name="Reinstate Kim").click()
+    expect(organiser.locator("#setup [role=status]")).to_contain_text("Kim is reinstated")
+    host.get_by_label("Username").fill("KIM")  # one name whatever its case
+    host.get_by_label("Password").fill(GOOD)
+    host.get_by_role("button", name="Log in").click()
+    expect(host.get_by_role("button", name="Pause")).to_be_visible()
