@@ -87,10 +87,6 @@ def logout():
     return redirect(url_for("play.home"))
 
 
-def _new_password_form(template: str, link, status: int = 200, error: str | None = None, **context):
-    return render_template(template, link=link, error=error, **context), status
-
-
 @bp.route("/setup/<token>", methods=["GET", "POST"])
 @by_address
 @by_link
@@ -102,13 +98,13 @@ def setup(token: str):
         return render_template("auth/dead_link.html", message=logins.DEAD_SETUP_LINK), 404
     username = request.form.get("username", "")[:200]
     if request.method == "GET":
-        return _new_password_form("auth/setup.html", link, username="")
+        return render_template("auth/setup.html", error=None, username="")
     try:
         operator = logins.use_setup_link(link, username, request.form.get("password", "")[:1000],
                                          request.form.get("again", "")[:1000])
     except Refused as refused:
         db.session.rollback()
-        return _new_password_form("auth/setup.html", link, 422, str(refused), username=username)
+        return render_template("auth/setup.html", error=str(refused), username=username), 422
     db.session.commit()
     login_user(operator, remember=True)
     flash(f"This ShuffleUp is set up: you are its operator, {operator.username}. Start your league below.")
@@ -125,13 +121,13 @@ def password_link(token: str):
     if link is None:
         return render_template("auth/dead_link.html", message=logins.DEAD_LINK), 404
     if request.method == "GET":
-        return _new_password_form("auth/password_link.html", link)
+        return render_template("auth/password_link.html", link=link, error=None)
     try:
         user = logins.use_password_link(link, request.form.get("password", "")[:1000],
                                         request.form.get("again", "")[:1000])
     except Refused as refused:
         db.session.rollback()
-        return _new_password_form("auth/password_link.html", link, 422, str(refused))
+        return render_template("auth/password_link.html", link=link, error=str(refused)), 422
     db.session.commit()
     if user.suspended_at is not None:  # the password is set; the login waits to be reinstated
         flash("Your password is set. Your login is suspended: ask your organiser to reinstate it.")

@@ -43,7 +43,9 @@ from wiring.extensions import db
 
 FORMAT = "shuffleup-league"
 VERSION = 1
-SERVER_TABLES: frozenset[str] = frozenset()  # tables of the whole server, in no league's export
+# Tables of the whole server, in no league's export: one-time login links are this server's secrets
+# (a link made here means nothing on another, and a set-up link belongs to no league).
+SERVER_TABLES: frozenset[str] = frozenset({"login_links"})
 BATCH = 5_000  # rows read or written at once
 
 
@@ -62,6 +64,8 @@ def owners() -> dict[str, Owner]:
     A direct key to `leagues` wins; otherwise the first (never-NULL ones first) to a table already owned."""
     found: dict[str, Owner] = {}
     for table in db.metadata.sorted_tables:
+        if table.name in SERVER_TABLES:
+            continue
         if table.name == League.__tablename__:
             found[table.name] = Owner(table, None, None, None)
             continue
@@ -542,8 +546,7 @@ def _count(owned: dict[str, Owner], name: str, league_id: int) -> int:
 def is_empty(league: League) -> bool:
     """Whether the league has nothing of its own yet but its logins (a new league an export may fill)."""
     owned = owners()
-    return not any(_count(owned, name, league.id) for name in owned
-                   if name not in (League.__tablename__, "users", "login_links"))
+    return not any(_count(owned, name, league.id) for name in owned if name not in (League.__tablename__, "users"))
 
 
 def _remove_empty_league(league: League) -> None:

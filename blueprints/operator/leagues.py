@@ -3,7 +3,7 @@ the organisers' logins, and removing a league whole after a confirmation that na
 
 from flask import abort, flash, redirect, request, url_for
 
-from blueprints import login_change, page_or_fragment
+from blueprints import change_login_of, login_change, page_or_fragment
 from blueprints.forms import LeagueForm, OrganiserForm
 from blueprints.operator.base import bp
 from league.settings import zone_names
@@ -79,17 +79,7 @@ def add_organiser(slug: str):
 def change_organiser(slug: str, user_id: int, change: str):
     """An organiser's password link to hand over, suspension, reinstatement or removal (logged out
     everywhere at once)."""
-    league = _league(slug)
-    organiser = logins.login_of(league, user_id, Role.ORGANISER)
-    if organiser is None:
-        abort(404)
-    try:
-        done = login_change(organiser, change)
-    except Refused as refused:
-        db.session.rollback()
-        return _leagues(409, problem=str(refused), problem_at=f"login-{user_id}")
-    db.session.commit()
-    return _leagues(**done)
+    return change_login_of(_league(slug), user_id, Role.ORGANISER, change, _leagues)
 
 
 @bp.route("/leagues/<slug>/remove", methods=["GET", "POST"])

@@ -4,7 +4,7 @@ and upcoming nights with their hosts."""
 from flask import abort, request
 from wtforms import SelectChoice
 
-from blueprints import login_change, page_or_fragment
+from blueprints import change_login_of, login_change, page_or_fragment
 from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults, row_id
 from blueprints.organiser.base import bp, my_league
 from league.statuses import Role
@@ -136,16 +136,8 @@ def change_host(slug: str, user_id: int, change: str):
     """A host's password link to hand over, suspension, reinstatement or removal (logged out everywhere
     at once). Organisers' logins are the operator's to change."""
     league = my_league(slug)
-    host = logins.login_of(league, user_id, Role.HOST)
-    if host is None:
-        abort(404)
-    try:
-        done = login_change(host, change)
-    except Refused as refused:
-        db.session.rollback()
-        return _setup(league, status=409, problem=str(refused), problem_at=f"host-{user_id}")
-    db.session.commit()
-    return _setup(league, **done)
+    return change_login_of(league, user_id, Role.HOST, change,
+                           lambda status, **context: _setup(league, status=status, **context))
 
 
 def _night_choices(form, league, hosts: list[User] | None = None):

@@ -4,8 +4,7 @@ the first guessed (league/logins.py), for any text at all."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league.logins import (COMMON_PASSWORDS, PASSWORD_MAX, PASSWORD_MIN, password_problem, username_key,
-                           username_problem)
+from league.logins import COMMON_PASSWORDS, PASSWORD_MAX, PASSWORD_MIN, password_problem, username_key, username_problem
 
 USERNAME = st.from_regex(r"[A-Za-z0-9._-]{3,40}", fullmatch=True)
 ANY_TEXT = st.text(max_size=60)
