@@ -12,6 +12,9 @@ from services.models import LoginLink, User
 from tests.fixtures.logins import is_logged_in, logged_in, password_token, post_form, token_in
 from wiring.extensions import db
 
+pytestmark = pytest.mark.both_databases(
+    "usernames are unique on their stored key, and the two databases compare and refuse text their own way")
+
 GOOD = "pub-night-2026"
 SETUP = "/organiser/harbour-league/setup"
 HOSTS = "/organiser/harbour-league/hosts"
