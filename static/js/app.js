@@ -116,6 +116,15 @@
       detail.isError = false;
     }
   });
+  // A form whose link works once ([data-once]: the set-up and password links) goes once: a double tap's
+  // second submit would find the link used. Its answer is a new page; back to it, it may go again.
+  D.addEventListener("submit", e => {
+    const form = e.target;
+    if (!form.matches || !form.matches("form[data-once]")) return;
+    if (form.dataset.sent) e.preventDefault();
+    form.dataset.sent = "1";
+  });
+  addEventListener("pageshow", () => D.querySelectorAll("form[data-once]").forEach(f => delete f.dataset.sent));
   // and a plain form there (pre-registration, on pages without htmx) posts by fetch, asking as htmx
   // does (HX-Request: the view answers the block alone, and the service worker lets it by); the
   // answer replaces the block. Without script the form posts as it is and the view redirects.
