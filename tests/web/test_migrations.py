@@ -78,10 +78,10 @@ def test_the_models_equal_the_migrations_head(app):
     assert differences() == []
 
 
-def test_0012_refuses_logins_that_differ_only_in_case_and_changes_nothing(empty_app, capfd):
+def test_0013_refuses_logins_that_differ_only_in_case_and_changes_nothing(empty_app, capfd):
     """Which of two such logins is meant is their owners' call: the upgrade stops, names them and the
     command that renames one (which works on the older schema), and the next upgrade goes through."""
-    upgrade(revision="0011")
+    upgrade(revision="0012")
     with db.engine.begin() as conn:
         conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
                              "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
@@ -95,7 +95,7 @@ def test_0012_refuses_logins_that_differ_only_in_case_and_changes_nothing(empty_
     assert "'hana' (id 1), 'HANA' (id 2). Nothing was changed" in said and "rename-login" in said
     db.session.rollback()
     with db.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0011"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0012"
         assert "username_key" not in {c["name"] for c in sa.inspect(conn).get_columns("users")}
     out = empty_app.test_cli_runner().invoke(args=["league", "rename-login", "HANA", "hana2"])
     assert out.exit_code == 0, out.output

@@ -1,16 +1,16 @@
 """first day: the operator role (a login of no league), usernames unique whatever their case, suspended
 and removed logins, and one-time login links (the set-up link, password links)
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 """
 from collections import defaultdict
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0012'
-down_revision = '0011'
+revision = '0013'
+down_revision = '0012'
 branch_labels = None
 depends_on = None
 
