@@ -20,7 +20,8 @@ instance/config.py:
 	$(BIN)/python -c "import secrets; print(f'SECRET_KEY = {secrets.token_hex(32)!r}')" > instance/config.py
 
 # The production server (gunicorn's gevent worker, gunicorn.conf.py): what a host running a pub
-# night from a laptop should get. `make dev` is Flask's debug server, for development only.
+# night from a laptop should get. `make dev` is Flask's debug server, for development only. Both print
+# the one-time set-up link (a line with /setup/) while this ShuffleUp has no operator.
 run: install instance/config.py
 	$(BIN)/flask db upgrade
 	$(BIN)/flask league demo
@@ -29,6 +30,7 @@ run: install instance/config.py
 dev: install instance/config.py
 	$(BIN)/flask db upgrade
 	$(BIN)/flask league demo
+	$(BIN)/flask league setup-link --base-url http://127.0.0.1:$(PORT)
 	$(BIN)/flask run --debug --host 127.0.0.1 --port $(PORT)
 
 # The browser tests drive Debian's Chromium (never a browser Playwright downloads): install it from

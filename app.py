@@ -27,8 +27,8 @@ def create_app(test_config=None):
     security.init_app(app)
     notices.init_app(app)
 
-    from blueprints import api, auth, cli, errors, filters, health, host, live, organiser, play
-    for blueprint in (auth.bp, organiser.bp, host.bp, play.bp, live.bp, api.bp, health.bp):
+    from blueprints import api, auth, cli, errors, filters, health, host, live, operator, organiser, play
+    for blueprint in (auth.bp, operator.bp, organiser.bp, host.bp, play.bp, live.bp, api.bp, health.bp):
         app.register_blueprint(blueprint)
     filters.init_app(app)
     errors.init_app(app)

@@ -5,6 +5,8 @@ Flags on the command line still win (`-w`, `-b`, ...).
 import gc
 import os
 import resource
+import subprocess
+import sys
 
 # The clock's live streams (server-sent events) stay open all night: a worker class that holds
 # thousands of connections per process.
@@ -38,3 +40,18 @@ def post_worker_init(worker):
     for 60-90 ms at a time."""
     gc.collect()
     gc.freeze()
+
+
+def setup_link_command(listeners) -> list[str]:
+    """The command that prints the first run's set-up link (`flask league setup-link`, which prints
+    nothing once the operator exists), pointed at the address this server listens on."""
+    base = str(listeners[0]) if listeners else "http://127.0.0.1:5000"
+    base = base.replace("://0.0.0.0:", "://127.0.0.1:")  # bound to every address: this machine's own
+    return [sys.executable, "-m", "flask", "--app", "app", "league", "setup-link", "--base-url", base]
+
+
+def when_ready(server):
+    """While no operator exists, print a one-time set-up link on a line of its own. In a process of its
+    own, not waited for: the master imports none of the app (the gevent workers patch it after the fork)
+    and serves at once; the line follows a moment later."""
+    subprocess.Popen(setup_link_command(server.LISTENERS), cwd=os.path.dirname(os.path.abspath(__file__)))

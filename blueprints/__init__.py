@@ -1,14 +1,15 @@
-"""The views: one blueprint per user (host, play, organiser) plus live (SSE and JSON) and auth, the
+"""The views: one blueprint per user (host, play, organiser, operator) plus live (SSE and JSON) and auth, the
 forms, the template filters and the `flask league` commands. The helpers every blueprint uses are
 here, so no blueprint imports another."""
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
-from flask import abort, make_response, render_template, request
+from flask import abort, make_response, render_template, request, url_for
 from flask_login import current_user
 
 from live.announce import announce
-from services import Refused, clocks, deals, journal, leagues
+from services import Refused, clocks, deals, journal, leagues, logins
 from services.models import Entry, Event, League
 from services.night_snapshot import NightSnapshot, read_night
 from wiring.extensions import db
@@ -161,3 +162,26 @@ def host_action(event: Event, kind: str, summary: str = "", *, record: bool = Tr
     # answer (`log.night`).
     log.night = log.night.again()
     announce(event, night=log.night)
+
+
+def login_change(user, change: str) -> dict:
+    """Do a change (services.logins.CHANGES) to a login the current user manages; the page's context:
+    what was done, and the password link to hand over, when one was made. Raises Refused."""
+    saved, token = logins.change_login(user, change, current_user)
+    return {"saved": saved, "handover": url_for("auth.password_link", token=token, _external=True) if token else None}
+
+
+def change_login_of(league: League | None, user_id: int, role, change: str, render: Callable[..., Any]):
+    """The view of a login change: the league's login of `role` (404 for any other), changed and
+    committed, then `render(status, **context)`: the answer with the link to hand over, or the refusal
+    (409, `problem` beside the login, `problem_at` naming it) with nothing changed."""
+    user = logins.login_of(league, user_id, role)
+    if user is None:
+        abort(404)
+    try:
+        done = login_change(user, change)
+    except Refused as refused:
+        db.session.rollback()
+        return render(409, problem=str(refused), problem_at=f"login-{user_id}")
+    db.session.commit()
+    return render(200, **done)

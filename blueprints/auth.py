@@ -1,11 +1,14 @@
-"""Logins for organisers and hosts (Flask-Login, hashed passwords, rate-limited)."""
+"""Logins (Flask-Login, hashed passwords, rate-limited): logging in and out, the first run's set-up link
+that makes the operator, a one-time password link, and everyone's own new password."""
+import hashlib
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
 from blueprints import is_htmx
-from services.models import User
+from league.statuses import LinkPurpose
+from services import Refused, logins
 from wiring.extensions import db, limiter, login_manager
 
 bp = Blueprint("auth", __name__)
@@ -20,29 +23,54 @@ def _safe_next(target: str | None) -> str | None:
 
 
 def _login_account() -> str:
-    """The per-account limit's key: the username tried, as the login matches it (lowercased), so
+    """The per-account limit's key: the username tried, as the login matches it (casefolded), so
     guesses at one account from many addresses are counted together."""
-    return "login-account:" + request.form.get("username", "").strip().lower()[:80]
+    return "login-account:" + request.form.get("username", "").strip().casefold()[:80]
+
+
+def _link_tries() -> str:
+    """The per-link limit's key: the link's secret, hashed (the limiter's storage never holds it)."""
+    token = (request.view_args or {}).get("token", "")
+    return "login-link:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def home_of(user) -> str:
+    """Where a login starts: the operator's leagues, the organiser's league, the host's nights."""
+    if user.is_operator:
+        return url_for("operator.home")
+    return url_for("organiser.home") if user.is_organiser else url_for("host.home")
+
+
+def _refused(response) -> bool:
+    return response.status_code in (401, 422)
+
+
+# Per address, every try; per account (or link), only failed tries count: guessing at the host's
+# password from the pub's wifi (or anywhere) locks that account for a minute, while another login on the
+# same wifi carries on; a link tried wrongly ten times no longer works at all (LINK_TRIES_LIMIT).
+by_address = limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
+by_link = limiter.limit(lambda: current_app.config["LINK_TRIES_LIMIT"], key_func=_link_tries, methods=["POST"],
+                        deduct_when=_refused)
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
-# Per account, only failed tries count: guessing at the host's password from the pub's wifi (or
-# anywhere) locks that account for a minute, while another login on the same wifi carries on.
+@by_address
 @limiter.limit(lambda: current_app.config["LOGIN_ACCOUNT_RATE_LIMIT"], key_func=_login_account, methods=["POST"],
-               deduct_when=lambda response: response.status_code == 401)
+               deduct_when=_refused)
 def login():
-    """Show the login form; on POST check the password and start the session."""
+    """Show the login form; on POST check the password and start the session (a username in any case)."""
     error = None
     username = ""
     if request.method == "POST":
-        username = request.form.get("username", "").strip()
-        user = db.session.scalar(db.select(User).where(User.username == username))
-        if user is not None and user.check_password(request.form.get("password", "")):
-            login_user(user, remember=True)
-            home = url_for("organiser.home") if user.is_organiser else url_for("host.home")
-            return redirect(_safe_next(request.args.get("next")) or home)
-        error = "That username and password do not match."
+        username = request.form.get("username", "").strip()[:200]
+        user = logins.find_login(username)
+        if user is not None and user.check_password(request.form.get("password", "")[:1000]):
+            if user.suspended_at is None:
+                login_user(user, remember=True)
+                return redirect(_safe_next(request.args.get("next")) or home_of(user))
+            error = "This login is suspended: ask your organiser to reinstate it."
+        else:
+            error = "That username and password do not match."
     status = 401 if error else 200
     return render_template("auth/login.html", error=error, username=username), status
 
@@ -57,6 +85,86 @@ def logout():
     logout_user()
     flash("You are logged out.")
     return redirect(url_for("play.home"))
+
+
+@bp.route("/setup/<token>", methods=["GET", "POST"])
+@by_address
+@by_link
+def setup(token: str):
+    """The first run's set-up link (printed at start while no operator exists): make the operator's login.
+    The link dies once used; a bad form changes nothing and counts as a failed try."""
+    link = logins.live_link(token, LinkPurpose.SETUP)
+    if link is None:
+        return render_template("auth/dead_link.html", message=logins.DEAD_SETUP_LINK), 404
+    username = request.form.get("username", "")[:200]
+    if request.method == "GET":
+        return render_template("auth/setup.html", error=None, username="")
+    try:
+        operator = logins.use_setup_link(link, username, request.form.get("password", "")[:1000],
+                                         request.form.get("again", "")[:1000])
+    except Refused as refused:
+        db.session.rollback()
+        return render_template("auth/setup.html", error=str(refused), username=username), 422
+    db.session.commit()
+    login_user(operator, remember=True)
+    flash(f"This ShuffleUp is set up: you are its operator, {operator.username}. Start your league below.")
+    return redirect(url_for("operator.home"))
+
+
+@bp.route("/password/<token>", methods=["GET", "POST"])
+@by_address
+@by_link
+def password_link(token: str):
+    """A one-time password link (24 hours) handed over by an organiser or the operator: set the
+    login's password and log in; the link then dies and every other session of the login is signed out."""
+    link = logins.live_link(token, LinkPurpose.PASSWORD)
+    if link is None:
+        return render_template("auth/dead_link.html", message=logins.DEAD_LINK), 404
+    if request.method == "GET":
+        return render_template("auth/password_link.html", link=link, error=None)
+    try:
+        user = logins.use_password_link(link, request.form.get("password", "")[:1000],
+                                        request.form.get("again", "")[:1000])
+    except Refused as refused:
+        db.session.rollback()
+        return render_template("auth/password_link.html", link=link, error=str(refused)), 422
+    db.session.commit()
+    if user.suspended_at is not None:  # the password is set; the login waits to be reinstated
+        flash("Your password is set. Your login is suspended: ask your organiser to reinstate it.")
+        return redirect(url_for("auth.login"))
+    login_user(user, remember=True)
+    flash(f"Your password is set, {user.display_name}.")
+    return redirect(home_of(user))
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+@login_required
+@by_address
+def change_password():
+    """Everyone's own new password (the current one needed): every other session is signed out, this
+    one stays."""
+    if request.method == "GET":
+        return render_template("auth/password.html", error=None, saved=None)
+    try:
+        logins.change_password(current_user, request.form.get("current", "")[:1000],
+                               request.form.get("password", "")[:1000], request.form.get("again", "")[:1000])
+    except Refused as refused:
+        db.session.rollback()
+        return render_template("auth/password.html", error=str(refused), saved=None), 422
+    db.session.commit()
+    login_user(current_user._get_current_object(), remember=True)  # this phone keeps its session, under the new token
+    return render_template("auth/password.html", error=None,
+                           saved="Your password is changed: every other phone and browser is logged out.")
+
+
+@bp.errorhandler(429)
+def _too_many(error):
+    """A limit on tries reached: say so plainly, and for a link that it no longer works."""
+    if request.endpoint in ("auth.setup", "auth.password_link"):
+        return render_template("auth/dead_link.html", message="Too many failed tries with this link: it no longer "
+                               "works. Ask for a new one (the set-up link: start the server again)."), 429
+    return render_template("auth/login.html", username="",
+                           error="Too many tries: wait a minute, then log in again."), 429
 
 
 @bp.app_context_processor

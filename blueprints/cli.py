@@ -5,12 +5,13 @@ import os
 
 import click
 from flask.cli import AppGroup
+from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
+from league.logins import username_key, username_problem
 from league.results_file import ResultsFileError, parse_results
 from league.statuses import LeagueKind, Role, values
-from league.text import clean_text, text_problem
-from services import finals, leagues, results, standings
+from services import Refused, finals, leagues, logins, results, standings
 from wiring.extensions import db
 
 league_cli = AppGroup("league", help="Import results and query a league's standings and qualifiers.")
@@ -117,29 +118,92 @@ def demo_command():
         click.echo("The database already has a league: demo not loaded.")
 
 
+def _commit_or_refuse(make):
+    """Run `make` (which may raise Refused) and commit; a refusal or a race on a unique name writes nothing."""
+    try:
+        made = make()
+        db.session.commit()
+    except Refused as refused:
+        db.session.rollback()
+        raise click.ClickException(f"{refused} Nothing was created.") from None
+    except IntegrityError:  # taken between the check and the write
+        db.session.rollback()
+        raise click.ClickException("that name was taken a moment ago: choose another; nothing was created") from None
+    return made
+
+
 @league_cli.command("create-user")
 @click.option("--league", "league_name", required=True)
 @click.option("--username", required=True)
-@click.option("--role", type=click.Choice(values(Role)), required=True)
+@click.option("--role", type=click.Choice((Role.ORGANISER.value, Role.HOST.value)), required=True)
 @click.password_option()
 def create_user_command(league_name, username, role, password):
-    """Create an organiser or host login."""
-    from services.models import User
+    """Create an organiser or host login (usernames are one name whatever their case)."""
     league = _league(league_name)
-    if problem := text_problem(username, 80, "the username", required=True):  # User.username: String(80)
-        raise click.ClickException(problem + "; nothing was created")
-    username = clean_text(username)
-    if db.session.scalar(db.select(User.id).where(User.username == username)):
-        raise click.ClickException(f"the username {username!r} is taken: choose another; nothing was created")
-    user = User(username=username, display_name=username, role=role, league_id=league.id)
-    user.set_password(password)
-    db.session.add(user)
-    try:
-        db.session.commit()
-    except IntegrityError:  # taken between the check and the write
-        db.session.rollback()
-        raise click.ClickException(f"the username {username!r} is taken: choose another; nothing was created") from None
-    click.echo(f"Created {role} {username}.")
+    user = _commit_or_refuse(lambda: logins.new_login(username, username.strip(), role, league, password=password))
+    click.echo(f"Created {role} {user.username}.")
+
+
+@league_cli.command("create-league")
+@click.argument("name")
+@click.option("--kind", type=click.Choice(values(LeagueKind)), required=True, help="Free to play or cash.")
+@click.option("--timezone", default="Australia/Sydney", show_default=True, help="The venues' time zone (IANA).")
+@click.option("--organiser", "organiser", help="The first organiser's username: prints their one-time password link.")
+@click.option("--base-url", default="http://127.0.0.1:5000", show_default=True, help="Where the link points.")
+def create_league_command(name, kind, timezone, organiser, base_url):
+    """Start a league with THPA's default settings (R-QUAL-2: free leagues pass down), as the operator's page does."""
+    def make():
+        league = leagues.start_league(name, kind, timezone)
+        token = None
+        if organiser:
+            user = logins.new_login(organiser, organiser.strip(), Role.ORGANISER, league)
+            token = logins.issue_password_link(user, None)
+        return league, token
+    league, token = _commit_or_refuse(make)
+    click.echo(f"Started {league.name} ({league.kind}, {league.timezone}).")
+    if token:
+        click.echo(f"Hand this to its organiser (one use, 24 hours): {base_url.rstrip('/')}/password/{token}")
+
+
+@league_cli.command("create-operator")
+@click.option("--username", required=True)
+@click.password_option()
+def create_operator_command(username, password):
+    """Create this ShuffleUp's operator login (who starts leagues and gives organisers their logins)."""
+    user = _commit_or_refuse(lambda: logins.new_login(username, username.strip(), Role.OPERATOR, None,
+                                                      password=password))
+    click.echo(f"Created the operator {user.username}: log in at /login.")
+
+
+@league_cli.command("setup-link")
+@click.option("--base-url", default="http://127.0.0.1:5000", show_default=True, help="Where the link points.")
+def setup_link_command(base_url):
+    """While no operator exists, print a new one-time set-up link (the older one dies); else nothing."""
+    token = logins.issue_setup_link()
+    db.session.commit()
+    if token:
+        click.echo(logins.setup_url(base_url, token))
+
+
+@league_cli.command("rename-login")
+@click.argument("old")
+@click.argument("new")
+def rename_login_command(old, new):
+    """Rename a login (also before the upgrade that makes usernames one name whatever their case, when two
+    differ only in case: written in plain SQL, so it works on that older schema too)."""
+    if problem := username_problem(new):
+        raise click.ClickException(problem)
+    taken = db.session.execute(text("SELECT id FROM users WHERE lower(username) = :new"), {"new": new.lower()}).first()
+    if taken:
+        raise click.ClickException(f"the username {new!r} is taken (in some case): choose another")
+    if not db.session.execute(text("UPDATE users SET username = :new WHERE username = :old"),
+                              {"new": new, "old": old}).rowcount:
+        raise click.ClickException(f"no login named exactly {old!r}")
+    if "username_key" in {c["name"] for c in inspect(db.engine).get_columns("users")}:
+        db.session.execute(text("UPDATE users SET username_key = :key WHERE username = :new"),
+                           {"key": username_key(new), "new": new})
+    db.session.commit()
+    click.echo(f"Renamed {old} to {new}.")
 
 
 # ---- A whole league to one file and back (services/export.py) ----

@@ -2,7 +2,7 @@
 parser of the whole numbers (ids, chips, versions) that the hand-written host and player forms post."""
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, PasswordField, SelectChoice, SelectField, StringField, TimeField
-from wtforms.validators import DataRequired, Length, Optional, Regexp, ValidationError
+from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
 from league.events import EVENT_TYPES, date_problem
 from league.finals import final_month_problem
@@ -72,15 +72,44 @@ class VenueForm(FlaskForm):
     address = StringField("Address", validators=[Optional(), TypedText(200, "the address")])
 
 
+class LoginFields:
+    """A login's username and shown name; whether the username will do (any case taken, its letters) is
+    services.logins.new_login's to say, with league/logins.py's reasons."""
+
+    @staticmethod
+    def username(label: str = "Username") -> StringField:
+        return StringField(label, validators=[DataRequired("Choose a username."), Length(max=200)],
+                           render_kw={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"})
+
+    @staticmethod
+    def display_name(label: str, missing: str) -> StringField:
+        return StringField(label, validators=[DataRequired(missing), TypedText(80, "the name shown")])  # String(80)
+
+
 class HostForm(FlaskForm):
-    """A new host login (R-MEM-2: hosts make the night's rulings)."""
-    username = StringField("Username", validators=[
-        DataRequired("Choose a username."), Length(min=3, max=40),
-        Regexp(r"^[A-Za-z0-9._-]+$", message="Letters, digits, dots, dashes and underscores only.")])
-    display_name = StringField("Name shown", validators=[DataRequired("Give the host's name."),
-                                                         TypedText(80, "the name shown")])  # String(80)
-    password = PasswordField("Password", validators=[
-        DataRequired("Choose a password."), Length(min=8, message="At least 8 characters.")])
+    """A new host login (R-MEM-2: hosts make the night's rulings): with a password, or none, and then a
+    one-time link to hand over that lets the host set their own."""
+    username = LoginFields.username()
+    display_name = LoginFields.display_name("Name shown", "Give the host's name.")
+    password = PasswordField("Password (or leave it empty and hand the host a link to set their own)",
+                             validators=[Optional(), Length(max=200)])
+
+
+class OrganiserForm(FlaskForm):
+    """Another organiser of a league, who sets their own password by a one-time link."""
+    display_name = LoginFields.display_name("Organiser's name", "Give the organiser's name.")
+    username = LoginFields.username("Organiser's username")
+
+
+class LeagueForm(OrganiserForm):
+    """The operator's new league (R-QUAL-2: its kind sets pass-down; R-STD-1: its time zone dates its
+    nights) and its first organiser."""
+    name = StringField("League name", validators=[DataRequired("Give the league's name."), Length(max=400)])
+    kind = SelectField("Kind", default=LeagueKind.FREE,
+                       choices=[SelectChoice(LeagueKind.FREE, "Free to play"), SelectChoice(LeagueKind.CASH, "Cash")])
+    timezone = StringField("Time zone", default="Australia/Sydney",
+                           validators=[DataRequired("Give the league's time zone."), Length(max=200)],
+                           render_kw={"list": "time-zones", "autocomplete": "off", "spellcheck": "false"})
 
 
 class WholeDollars:

@@ -304,6 +304,12 @@ def _zones() -> frozenset[str]:
     return frozenset(available_timezones())  # reads the zone files: once per process
 
 
+@cache
+def zone_names() -> tuple[str, ...]:
+    """R-STD-1: the time zones a league's venues may be in, sorted (the list a new league picks from)."""
+    return tuple(sorted(name for name in _zones() if "/" in name and not name.startswith(("Etc/", "SystemV/"))))
+
+
 def zone_known(name: Any) -> bool:
     """Whether `name` is an IANA time zone this machine knows (Australia/Sydney, Europe/London…)."""
     if not isinstance(name, str) or not name or len(name) > 64 or name not in _zones():

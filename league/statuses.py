@@ -59,9 +59,18 @@ class LeagueKind(StrEnum):
 
 
 class Role(StrEnum):
-    """Who a login is (R-MEM-2: hosts make the night's rulings)."""
+    """Who a login is (R-MEM-2: hosts make the night's rulings). The operator runs this ShuffleUp (its
+    leagues and their organisers) and belongs to no league."""
     ORGANISER = "organiser"
     HOST = "host"
+    OPERATOR = "operator"
+
+
+class LinkPurpose(StrEnum):
+    """What a one-time login link does (R-MEM-2: each login is its holder's alone): set up this
+    ShuffleUp's operator, or set a login's own password."""
+    SETUP = "setup"
+    PASSWORD = "password"
 
 
 def values(vocabulary: type[StrEnum]) -> tuple[str, ...]:

@@ -43,7 +43,9 @@ from wiring.extensions import db
 
 FORMAT = "shuffleup-league"
 VERSION = 1
-SERVER_TABLES: frozenset[str] = frozenset()  # tables of the whole server, in no league's export
+# Tables of the whole server, in no league's export: one-time login links are this server's secrets
+# (a link made here means nothing on another, and a set-up link belongs to no league).
+SERVER_TABLES: frozenset[str] = frozenset({"login_links"})
 BATCH = 5_000  # rows read or written at once
 
 
@@ -62,6 +64,8 @@ def owners() -> dict[str, Owner]:
     A direct key to `leagues` wins; otherwise the first (never-NULL ones first) to a table already owned."""
     found: dict[str, Owner] = {}
     for table in db.metadata.sorted_tables:
+        if table.name in SERVER_TABLES:
+            continue
         if table.name == League.__tablename__:
             found[table.name] = Owner(table, None, None, None)
             continue
@@ -549,6 +553,12 @@ def _remove_empty_league(league: League) -> None:
     if not is_empty(league):
         raise ExportFileError(f"{league.name} already has venues, members or nights: a league file is imported "
                               "only into a new, empty league or an empty database")
+    remove_league(league)
+
+
+def remove_league(league: League) -> None:
+    """Every row of the league, the same tables its export holds (owners), children before their parents;
+    the caller commits. What goes can be counted first with table_counts."""
     owned = owners()
     league_id = league.id
     db.session.flush()  # nothing of the ORM's pending may land after the rows are gone

@@ -8,6 +8,7 @@ from sqlalchemy import func
 from sqlalchemy.orm import joinedload, make_transient_to_detached
 from sqlalchemy.orm.instrumentation import manager_of_class
 
+from league.settings import zone_known
 from league.statuses import EventStatus, LeagueKind, Role, values
 from services import Refused, typed_text
 from services.models import Event, HostVenue, League, User, Venue, slugify, utcnow
@@ -47,6 +48,23 @@ def create_league(name: str, kind: str) -> League:
     league = League(name=name.strip(), slug=slugify(name), kind=kind, pass_down=(kind == LeagueKind.FREE), settings={})
     db.session.add(league)
     db.session.flush()
+    return league
+
+
+def start_league(name: str, kind: str, timezone: str) -> League:
+    """The operator's new league with THPA's default settings (league/settings.py) and its kind's
+    pass-down (R-QUAL-2), its nights dated in `timezone` (R-STD-1). Refused: no name, a name or slug
+    another league has (any case), a kind other than free or cash, a time zone the server does not know."""
+    name = typed_text(name, 120, "the league's name", required=True)  # League.name: String(120)
+    if kind not in values(LeagueKind):
+        raise Refused("Pick the league's kind: free or cash.")
+    if not zone_known(timezone):
+        raise Refused(f"{timezone.strip()[:60]!r} is not a time zone: pick one from the list, such as "
+                      "Australia/Sydney.")
+    if find_league(name) is not None or find_league(slugify(name)) is not None:
+        raise Refused(f"A league named {name} exists already: choose another name.")
+    league = create_league(name, kind)
+    league.timezone = timezone
     return league
 
 

@@ -13,10 +13,21 @@ from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, Str
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from league.logins import username_key
 from league.members import clean_name, name_key
 from league.reentry import ReentryRule, reentry_rule
 from league.settings import event_snapshot, from_stored
-from league.statuses import DealMethod, DealStatus, EntryStatus, EventStatus, LeagueKind, PenaltyKind, Role, values
+from league.statuses import (
+    DealMethod,
+    DealStatus,
+    EntryStatus,
+    EventStatus,
+    LeagueKind,
+    LinkPurpose,
+    PenaltyKind,
+    Role,
+    values,
+)
 from league.text import as_sentence, text_problem
 from services import MAX_REASON_LENGTH, Refused
 from wiring.extensions import db, login_manager
@@ -134,21 +145,35 @@ class Member(db.Model):
 
 
 class User(UserMixin, db.Model):
-    """A login: an organiser (runs the league) or a host (runs nights)."""
+    """A login: the operator (runs this ShuffleUp: its leagues and their organisers), an organiser (runs
+    a league) or a host (runs nights)."""
     __tablename__ = "users"
     __table_args__ = (one_of("role", Role),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    username: Mapped[str] = mapped_column(String(80), unique=True)
+    username: Mapped[str] = mapped_column(String(80))
+    # What usernames are unique on (league.logins.username_key: `Hana` and `hana` are one name); None
+    # once the login is removed, so that the name is free again while its nights still show who ran them.
+    username_key: Mapped[str | None] = mapped_column(String(80), unique=True)
     display_name: Mapped[str] = mapped_column(String(80))
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(10))  # Role
-    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    league_id: Mapped[int | None] = mapped_column(ForeignKey("leagues.id"))  # None: the operator
+    # A suspended login logs in nowhere until reinstated; a removed one never again (its row stays for
+    # the nights it ran and the rulings it made).
+    suspended_at: Mapped[dt.datetime | None]
+    removed_at: Mapped[dt.datetime | None]
     # What the login session and the remember-me cookie name the user by (Flask-Login's alternative
-    # token, never the row id): a new one on logout and on a new password, so every cookie made
-    # with the old one stops logging in.
+    # token, never the row id): a new one on logout, on a new password, on suspension and removal, so
+    # every cookie made with the old one stops logging in.
     session_token: Mapped[str] = mapped_column(String(43), unique=True, default=lambda: secrets.token_urlsafe(32))
 
-    league: Mapped[League] = relationship()
+    league: Mapped[League | None] = relationship()
+
+    @validates("username")
+    def _keyed(self, _key: str, username: str) -> str:
+        """Every username carries its key, however the row is made (a form, a command, a test)."""
+        self.username_key = username_key(username)
+        return username
 
     def get_id(self) -> str:
         """Flask-Login's id for the session and the remember cookie: the revocable token."""
@@ -173,10 +198,20 @@ class User(UserMixin, db.Model):
     def is_organiser(self) -> bool:
         return self.role == Role.ORGANISER
 
+    @property
+    def is_operator(self) -> bool:
+        return self.role == Role.OPERATOR
+
+    @property
+    def is_active(self) -> bool:
+        """Flask-Login's check: a suspended or removed login is signed out wherever it was."""
+        return self.suspended_at is None and self.removed_at is None
+
 
 # Built once: every logged-in request runs it first (a statement built per call costs as much again
 # as running it).
-_USER_BY_TOKEN = db.select(User).where(User.session_token == db.bindparam("token"))
+_USER_BY_TOKEN = db.select(User).where(User.session_token == db.bindparam("token"), User.suspended_at.is_(None),
+                                       User.removed_at.is_(None))
 
 
 @login_manager.user_loader
@@ -493,6 +528,25 @@ class Ruling(db.Model):
 def _rulings_are_append_only(mapper, connection, target):
     """R-MEM-2: a ruling, once recorded, is never changed or removed; a correction is a new ruling."""
     raise ValueError("rulings are append-only: record a new ruling instead")
+
+
+class LoginLink(db.Model):
+    """A one-time link that sets a password: the set-up link that makes this ShuffleUp's operator
+    (no login yet: `user_id` None), or a login's own password link, handed over by their organiser
+    or the operator (valid 24 hours). Only the SHA-256 of its secret is stored; it dies once used,
+    and a newer link of the same kind kills the older."""
+    __tablename__ = "login_links"
+    __table_args__ = (one_of("purpose", LinkPurpose),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(10))  # LinkPurpose
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    expires_at: Mapped[dt.datetime | None]  # None: the set-up link, alive until used or replaced
+    used_at: Mapped[dt.datetime | None]
+    issued_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User | None] = relationship(foreign_keys=[user_id])
 
 
 class MemberCode(db.Model):

@@ -1,7 +1,7 @@
 """The host blueprint itself and what every host view needs: a login, and an event the user runs."""
 
 from flask import Blueprint, abort
-from flask_login import login_required
+from flask_login import current_user, login_required
 
 from blueprints import event_or_404, runs
 from services.models import Event
@@ -12,7 +12,9 @@ bp = Blueprint("host", __name__, url_prefix="/host")
 @bp.before_request
 @login_required
 def _logged_in():
-    """Every host page needs a host's or organiser's login."""
+    """Every host page needs a host's or organiser's login (the operator runs no league's nights)."""
+    if current_user.league_id is None:
+        abort(403)
 
 
 def my_event(event_id: int) -> Event:

@@ -4,7 +4,7 @@ and upcoming nights with their hosts."""
 from flask import abort, request
 from wtforms import SelectChoice
 
-from blueprints import page_or_fragment
+from blueprints import change_login_of, login_change, page_or_fragment
 from blueprints.forms import (
     TYPES_OWN,
     AssignHostForm,
@@ -17,27 +17,29 @@ from blueprints.forms import (
 )
 from blueprints.organiser.base import bp, my_league
 from league.statuses import Role
-from services import Refused, leagues
+from services import Refused, leagues, logins
 from services.models import Event, League, User, Venue
 from wiring.extensions import db
 
 
 def _hosts(league: League) -> list[User]:
-    return db.session.scalars(db.select(User).where(User.league_id == league.id).order_by(User.display_name)).all()
+    """The league's hosts and organisers (not removed ones: they run no more nights)."""
+    return logins.logins_of(league, Role.ORGANISER, Role.HOST)
 
 
 def _venues(league: League) -> list[Venue]:
     return db.session.scalars(db.select(Venue).where(Venue.league_id == league.id).order_by(Venue.name)).all()
 
 
-def _setup(league, venue_form=None, host_form=None, status=200, problem=None, problem_at=None, saved=None):
+def _setup(league, venue_form=None, host_form=None, status=200, problem=None, problem_at=None, saved=None,
+           handover=None):
     hosts = _hosts(league)
     return page_or_fragment("organiser/setup.html", "organiser/_setup.html", league=league,
                             venues=_venues(league), hosts=hosts,
                             host_venues={h.id: leagues.host_venue_ids(h.id) for h in hosts if not h.is_organiser},
                             venue_form=venue_form or VenueForm(formdata=None),
                             host_form=host_form or HostForm(formdata=None), status=status, problem=problem,
-                            problem_at=problem_at, saved=saved)
+                            problem_at=problem_at, saved=saved, handover=handover)
 
 
 def _venue_or_404(league: League, venue_id: int) -> Venue:
@@ -119,20 +121,32 @@ def add_venue(slug: str):
 
 @bp.route("/<slug>/hosts", methods=["POST"])
 def add_host(slug: str):
-    """Add a host login (the password is stored only as a salted hash)."""
+    """Add a host login: with a password (stored only as a salted hash), or without one and a one-time
+    link shown to hand over, with which the host sets their own."""
     league = my_league(slug)
     form = HostForm()
     if form.validate():
-        if db.session.scalar(db.select(User.id).where(User.username == form.username.data)):
-            form.username.errors.append("That username is taken.")
+        try:
+            host = logins.new_login(form.username.data, form.display_name.data, Role.HOST, league,
+                                    password=form.password.data or None)
+            done = login_change(host, "password-link") if not form.password.data else \
+                {"saved": f"{host.display_name} can log in as {host.username}."}
+        except Refused as refused:
+            db.session.rollback()
+            (form.password if "password" in str(refused).lower() else form.username).errors.append(str(refused))
         else:
-            host = User(username=form.username.data, display_name=form.display_name.data.strip(), role=Role.HOST,
-                        league_id=league.id)
-            host.set_password(form.password.data)
-            db.session.add(host)
             db.session.commit()
-            return _setup(league)
+            return _setup(league, **done)
     return _setup(league, host_form=form, status=422)
+
+
+@bp.route("/<slug>/hosts/<int:user_id>/<any('password-link', suspend, reinstate, remove):change>", methods=["POST"])
+def change_host(slug: str, user_id: int, change: str):
+    """A host's password link to hand over, suspension, reinstatement or removal (logged out everywhere
+    at once). Organisers' logins are the operator's to change."""
+    league = my_league(slug)
+    return change_login_of(league, user_id, Role.HOST, change,
+                           lambda status, **context: _setup(league, status=status, **context))
 
 
 def _night_choices(form, league, hosts: list[User] | None = None):

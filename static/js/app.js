@@ -116,6 +116,15 @@
       detail.isError = false;
     }
   });
+  // A form whose link works once ([data-once]: the set-up and password links) goes once: a double tap's
+  // second submit would find the link used. Its answer is a new page; back to it, it may go again.
+  D.addEventListener("submit", e => {
+    const form = e.target;
+    if (!form.matches || !form.matches("form[data-once]")) return;
+    if (form.dataset.sent) e.preventDefault();
+    form.dataset.sent = "1";
+  });
+  addEventListener("pageshow", () => D.querySelectorAll("form[data-once]").forEach(f => delete f.dataset.sent));
   // and a plain form there (pre-registration, on pages without htmx) posts by fetch, asking as htmx
   // does (HX-Request: the view answers the block alone, and the service worker lets it by); the
   // answer replaces the block. Without script the form posts as it is and the view redirects.
@@ -149,6 +158,15 @@
   D.addEventListener("htmx:afterRequest", e => { if (e.detail.successful) D.getElementById("unavailable")?.remove(); });
   // Then bring the reason into view where the thumb is, and the override's reason field under it.
   D.addEventListener("htmx:afterSettle", () => {
+    // An answer to hand on (a one-time password link, [data-answer]) atop a swapped section: into view,
+    // its text selected for copying.
+    const answer = D.querySelector("[data-answer]:not([data-seen])");
+    if (answer) {
+      answer.dataset.seen = "1";
+      answer.scrollIntoView({ block: "center" });
+      const field = answer.querySelector("input");
+      if (field) { field.focus({ preventScroll: true }); field.select(); }
+    }
     const refusal = D.getElementById("refusal");
     if (!refusal || refusal.dataset.seen) return;
     refusal.dataset.seen = "1";

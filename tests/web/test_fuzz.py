@@ -1,5 +1,5 @@
-"""Fuzzing every route of the URL map (hypothesis): anonymous, as a player, as tonight's host and as
-the organiser, with malformed values of every kind in the path, the query and the form (huge and
+"""Fuzzing every route of the URL map (hypothesis): anonymous, as a player, as tonight's host, as
+the organiser and as the operator, with malformed values of every kind in the path, the query and the form (huge and
 negative numbers, `²`, 5,000 digits, NUL, control, zero-width and right-to-left characters, long
 text, lists where one value is expected, missing fields, forged or missing CSRF tokens, stale
 versions, unknown ids, bad months). No input may answer 5xx, and a refusal (4xx) writes nothing:
@@ -20,22 +20,24 @@ from hypothesis import strategies as st
 from itsdangerous import URLSafeSerializer, URLSafeTimedSerializer
 
 from blueprints.play.member_cookie import COOKIE
+from services import logins
 from services.models import Entry, Event, Member, User
 from tests.conftest import csrf_token, login
 from tests.fixtures import tonight as seed
 from tests.fixtures.host import host_op
+from tests.fixtures.logins import make_operator, password_token, setup_token
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases(
     "random input on every route reaches the SQL, and the two databases refuse different values")
 
-# Per role and per test: 4 roles x 2 tests x 150 = 1,200 requests, every table compared around each
+# Per role and per test: 5 roles x 2 tests x 150 = 1,500 requests, every table compared around each
 # refusal. SHUFFLEUP_FUZZ_EXAMPLES=5000 explores further (a longer run, by hand).
 EXAMPLES = int(os.environ.get("SHUFFLEUP_FUZZ_EXAMPLES", "150"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.data_too_large])
-ROLES = ["anonymous", "player", "host", "organiser"]
+ROLES = ["anonymous", "player", "host", "organiser", "operator"]
 TALLY: Counter = Counter()
 STATUSES: Counter = Counter()  # (endpoint, method, status): what the fuzz reached  # requests, 5xx, refusals that wrote: the figures of this run
 
@@ -55,7 +57,8 @@ FORM_KEYS = ["op", "name", "adult", "under_21", "contact", "reason", "why", "any
              "dq_chips", "bonus_entry", "kind", "action", "index", "version", "journal_top", "vote", "member",
              "event", "code", "username", "password", "display_name", "address", "venue", "date", "start_time",
              "event_type", "host", "template", "method", "major", "minutes", "small_blind", "big_blind", "ante",
-             "label", "colour_up", "sign_out_others", "next", "buy_in", "guarantee", "pool_share", "x"]
+             "label", "colour_up", "sign_out_others", "next", "buy_in", "guarantee", "pool_share", "again", "current",
+             "timezone", "confirm", "l1-username", "l1-display_name", "x"]
 OPS = ["undo", "confirm", "reject", "id", "walk_in", "prereg", "deduct", "join", "bust", "bust_hand", "dq", "draw",
        "break", "final", "move_to", "bonus", "deal", "deal_off", "save", "template", "add", "remove", "up", "down",
        "duplicate", "start", "pause", "resume", "next", "previous", "plus", "minus", "jump", "shot", "shot_off"]
@@ -81,6 +84,12 @@ class World:
             host_op(host_phone, night, "join", name=name, adult="yes")
         host_op(host_phone, night, "draw")
         other = seed.tonight(league="Other League", venue="Anchor", username="other", password="pw-other")
+        # Links, so that the forms behind them are reached (a refused form must write nothing there too):
+        # the set-up link dies with the operator made next (its form is web-tested in test_first_day).
+        setup = setup_token()
+        make_operator("operator", "pw-the-server")
+        host_login = db.session.scalar(db.select(User).where(User.username == "host"))
+        password_link = password_token(host_login)
         past = Event(league_id=league.id, venue_id=night.venue_id, event_type="nightly",
                      date=dt.date.today() - dt.timedelta(days=7), status="settled")
         db.session.add(past)
@@ -98,6 +107,9 @@ class World:
             "code": [night.check_in_code, other.check_in_code],
             "card_code": [self.member.card_code],
             "filename": ["css/app.css", "js/app.js", "../app.py"],
+            "token": [setup, password_link, "not-a-link"],
+            "user_id": [str(u.id) for u in users] + ["0"],
+            "change": list(logins.CHANGES),
         }
         self.plausible = {
             "id": [str(e.id) for e in entries] + [str(m.id) for m in members] + [str(u.id) for u in users],
@@ -116,7 +128,7 @@ class World:
             phone.set_cookie(COOKIE, cookie)
         with phone.session_transaction() as session:
             session["csrf_token"] = token
-            if role in ("host", "organiser"):
+            if role in ("host", "organiser", "operator"):
                 user = db.session.scalar(db.select(User).where(User.username == role))
                 session["_user_id"], session["_fresh"] = user.get_id(), True
         return phone
@@ -151,7 +163,7 @@ def draw_path(data, world: World, rule: str) -> str:
                                   .flatmap(lambda n: st.sampled_from(world.path_values.get(name, ["x"])) if n else
                                            st.one_of(st.sampled_from(HOSTILE_MONTHS), hostile()))), label=name)
         return quote(raw, safe="") or "%20"
-    return re.sub(r"<(?:(\w+):)?(\w+)>", value, rule)
+    return re.sub(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", value, rule)
 
 
 def draw_query(data) -> str:
@@ -251,6 +263,7 @@ def test_the_fuzzer_forges_nothing_a_real_phone_cannot_do(world, client):
     assert response.status_code == 200
     assert "/organiser/harbour-league/months/" in world.client("organiser", "s").get("/organiser/").location
     assert "/login" in world.client("anonymous", "s").get("/organiser/").location
+    assert world.client("operator", "s").get("/operator/").status_code == 200
     assert world.client("player", "s").get("/me").status_code == 200
     assert "Ann Lee" in world.client("player", "s").get("/me").get_data(as_text=True)
     assert csrf_token(client, "/login")

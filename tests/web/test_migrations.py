@@ -76,3 +76,30 @@ def test_the_models_equal_the_migrations_head(app):
     """A model change without its migration (or the reverse) shows here: Alembic compares the
     migrated database with the models' metadata, types included."""
     assert differences() == []
+
+
+def test_0014_refuses_logins_that_differ_only_in_case_and_changes_nothing(empty_app, capfd):
+    """Which of two such logins is meant is their owners' call: the upgrade stops, names them and the
+    command that renames one (which works on the older schema), and the next upgrade goes through."""
+    upgrade(revision="0013")
+    with db.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
+                             "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
+                             "70, '{}', '2026-01-01')"))
+        for n, name in enumerate(("hana", "HANA", "Kim"), start=1):
+            conn.execute(sa.text("INSERT INTO users (id, username, display_name, password_hash, role, league_id, "
+                                 f"session_token) VALUES ({n}, '{name}', '{name}', 'x', 'host', 1, 'token{n}')"))
+    with pytest.raises(SystemExit):  # `flask db upgrade` prints the reason and exits 1
+        upgrade()
+    said = capfd.readouterr().err
+    assert "'hana' (id 1), 'HANA' (id 2). Nothing was changed" in said and "rename-login" in said
+    db.session.rollback()
+    with db.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0013"
+        assert "username_key" not in {c["name"] for c in sa.inspect(conn).get_columns("users")}
+    out = empty_app.test_cli_runner().invoke(args=["league", "rename-login", "HANA", "hana2"])
+    assert out.exit_code == 0, out.output
+    upgrade()
+    with db.engine.connect() as conn:
+        keys = conn.execute(sa.text("SELECT username, username_key FROM users ORDER BY id")).all()
+    assert [tuple(row) for row in keys] == [("hana", "hana"), ("hana2", "hana2"), ("Kim", "kim")]
