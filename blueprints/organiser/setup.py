@@ -8,7 +8,7 @@ from blueprints import page_or_fragment
 from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults, row_id
 from blueprints.organiser.base import bp, my_league
 from league.statuses import Role
-from services import Refused, leagues
+from services import Refused, checklist, leagues
 from services.models import Event, League, User, Venue
 from wiring.extensions import db
 
@@ -28,7 +28,7 @@ def _setup(league, venue_form=None, host_form=None, status=200, problem=None, pr
                             host_venues={h.id: leagues.host_venue_ids(h.id) for h in hosts if not h.is_organiser},
                             venue_form=venue_form or VenueForm(formdata=None),
                             host_form=host_form or HostForm(formdata=None), status=status, problem=problem,
-                            problem_at=problem_at, saved=saved)
+                            problem_at=problem_at, saved=saved, steps=checklist.first_steps(league))
 
 
 def _venue_or_404(league: League, venue_id: int) -> Venue:
@@ -143,7 +143,8 @@ def _nights(league, form=None, status=200, duplicate=None, assign_errors=None):
                                    hosts) for e in upcoming}
     assign.update(assign_errors or {})  # a refused assignment shows its reason under its picker
     return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
-                                nights=upcoming, form=form, assign=assign, duplicate=duplicate, status=status)
+                                nights=upcoming, form=form, assign=assign, duplicate=duplicate, status=status,
+                                steps=checklist.first_steps(league))
 
 
 @bp.route("/<slug>/nights", methods=["GET", "POST"])
