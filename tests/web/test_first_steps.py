@@ -130,3 +130,33 @@ def test_the_organisers_empty_lists_say_what_to_do(client, fresh):
     nights = html(client.get("/organiser/harbour-league/nights"))
     assert 'No nights coming up: book one with <a href="#new-night">New night</a> below.' in nights
     assert f'A night is at a venue: the league has none yet. <a href="{SETUP}#add-venue">Add a venue</a>' in nights
+
+
+def test_the_organisers_member_and_pack_empty_lists_say_what_to_do(client, fresh):
+    members = html(client.get("/organiser/harbour-league/members"))
+    assert f"No members yet: players join when they scan a venue's poster (<a href=\"{SETUP}\">" in members
+    month = html(client.get(client.get("/organiser/").location))
+    assert 'No nights this month: book them on <a href="/organiser/harbour-league/nights">Nights</a>.' in month
+    assert "Nobody has scored yet: the ten highest scorers of the month make it." in month
+
+
+def test_the_hosts_empty_lists_say_what_to_do(client, app, night):
+    login(client, "host", "pw-host")
+    roster = html(client.get(f"/host/events/{night.id}/players"))
+    assert "Nobody waiting: players who scan the check-in QR wait here for your Confirm." in roster
+    assert "Nobody in yet: find players by name above, or show them the check-in QR." in roster
+    night.status = "settled"
+    db.session.commit()
+    home = html(client.get("/host/"))
+    assert 'No nights to run: book one with <a href="#new-night">New night</a> below' in home
+    assert 'id="new-night" open' in home
+
+
+def test_a_host_with_no_venue_is_told_to_ask_the_organiser(client, app):
+    league = new_league()
+    harry = User(username="harry", display_name="Harry", role="host", league_id=league.id)
+    harry.set_password("pw-harry")
+    db.session.add(harry)
+    db.session.commit()
+    login(client, "harry", "pw-harry")
+    assert "The league has no venue yet: ask the organiser to add one" in text(client.get("/host/"))
