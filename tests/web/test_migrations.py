@@ -62,6 +62,23 @@ def test_0003_fills_secrets_for_existing_rows(empty_app):
     assert table_names() == []
 
 
+def test_0013_gives_each_venue_its_own_permanent_link(empty_app):
+    upgrade(revision="0011")
+    with db.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
+                             "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
+                             "70, '{}', '2026-01-01')"))
+        for n in (1, 2):
+            conn.execute(sa.text(f"INSERT INTO venues (id, league_id, name, address) VALUES ({n}, 1, 'V{n}', '')"))
+    upgrade(revision="0013")
+    with db.engine.connect() as conn:
+        codes = [row[0] for row in conn.execute(sa.text("SELECT link_code FROM venues"))]
+        reviewed = conn.execute(sa.text("SELECT settings_reviewed_at FROM leagues")).scalar()
+    assert all(len(code) >= 20 for code in codes) and len(set(codes)) == 2 and reviewed is None
+    downgrade(revision="0011")
+    assert "replaced_venue_links" not in table_names()
+
+
 def test_up_to_head_down_to_base_and_up_again_gives_the_models(empty_app):
     upgrade()
     tables = table_names()
