@@ -2,24 +2,17 @@
 A4 or a folded table tent; printing it (recorded for the league's checklist) and replacing the link of a
 lost poster."""
 
-from flask import abort, redirect, request, url_for
+from flask import redirect, request, url_for
 from flask_login import current_user
 
 from blueprints import page_or_fragment
-from blueprints.organiser.base import bp, my_league
+from blueprints.organiser.base import bp, my_league, venue_or_404
 from live import qr
 from services import Refused, venue_links
 from services.models import League, Venue
 from wiring.extensions import db
 
 SIZES = {"a4": "A4 poster", "tent": "Table tent"}
-
-
-def _venue_or_404(league: League, venue_id: int) -> Venue:
-    venue = db.session.get(Venue, venue_id)
-    if venue is None or venue.league_id != league.id:
-        abort(404)
-    return venue
 
 
 def _poster(league: League, venue: Venue, size: str, *, saved: str | None = None, printing: bool = False,
@@ -35,7 +28,7 @@ def _poster(league: League, venue: Venue, size: str, *, saved: str | None = None
 def venue_poster(slug: str, venue_id: int, size: str):
     """R-MEM-1: the venue's poster to print: its permanent QR, which opens tonight's check-in there."""
     league = my_league(slug)
-    return _poster(league, _venue_or_404(league, venue_id), size, printing=request.args.get("print") == "1")
+    return _poster(league, venue_or_404(league, venue_id), size, printing=request.args.get("print") == "1")
 
 
 @bp.route("/<slug>/venues/<int:venue_id>/poster/<any(a4, tent):size>/printed", methods=["POST"])
@@ -43,7 +36,7 @@ def poster_printed(slug: str, venue_id: int, size: str):
     """R-MEM-1: Print: the poster is recorded as printed (the league's checklist ticks it), then the
     page comes back asking the browser to print it."""
     league = my_league(slug)
-    venue = _venue_or_404(league, venue_id)
+    venue = venue_or_404(league, venue_id)
     venue_links.poster_printed(venue)
     db.session.commit()
     return redirect(url_for("organiser.venue_poster", slug=slug, venue_id=venue.id, size=size, print="1"), 303)
@@ -54,7 +47,7 @@ def replace_venue_link(slug: str, venue_id: int):
     """R-MEM-1: a new permanent link for a lost poster, after a confirmation: the old link then says to
     scan the new poster. A repeat of the same request (a double tap) replaces nothing more."""
     league = my_league(slug)
-    venue = _venue_or_404(league, venue_id)
+    venue = venue_or_404(league, venue_id)
     size = request.form.get("size", "")
     if size not in SIZES:
         size = "a4"

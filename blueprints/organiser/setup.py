@@ -6,7 +6,7 @@ from wtforms import SelectChoice
 
 from blueprints import page_or_fragment
 from blueprints.forms import AssignHostForm, HostForm, NightForm, VenueForm, fit_to_league, night_defaults, row_id
-from blueprints.organiser.base import bp, my_league
+from blueprints.organiser.base import bp, my_league, venue_or_404
 from league.statuses import Role
 from services import Refused, checklist, leagues
 from services.models import Event, League, User, Venue
@@ -31,15 +31,8 @@ def _setup(league, venue_form=None, host_form=None, status=200, problem=None, pr
                             problem_at=problem_at, saved=saved, steps=checklist.first_steps(league))
 
 
-def _venue_or_404(league: League, venue_id: int) -> Venue:
-    venue = db.session.get(Venue, venue_id)
-    if venue is None or venue.league_id != league.id:
-        abort(404)
-    return venue
-
-
 def _venue_change(league: League, venue_id: int, change, saved: str, refused_status: int = 422):
-    venue = _venue_or_404(league, venue_id)
+    venue = venue_or_404(league, venue_id)
     try:
         change(venue)
     except Refused as refused:

@@ -11,20 +11,13 @@ from playwright.sync_api import expect
 
 from services.models import User, Venue
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.test_organiser_admin import log_in
 from tests.e2e.test_public_pages import axe, check_fits, check_taps
 from tests.fixtures.new_league import new_league
 from tests.fixtures.tonight import night_at
 from wiring.extensions import db
 
 SLUG = "harbour-league"
-
-
-def log_in(page, base_url, username="olive", password="pw-olive"):
-    page.goto(base_url + "/login")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Log in")).to_have_count(0)
 
 
 @pytest.fixture

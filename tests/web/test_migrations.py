@@ -34,13 +34,18 @@ def table_names() -> list[str]:
         return sorted(set(sa.inspect(conn).get_table_names()) - {"alembic_version"})
 
 
+def insert_league(conn) -> None:
+    """League 1, as every schema from 0001 on stores it."""
+    conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
+                         "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
+                         "70, '{}', '2026-01-01')"))
+
+
 def test_0003_fills_secrets_for_existing_rows(empty_app):
     upgrade(revision="0002")
     # Booleans written as the literals both databases accept (PostgreSQL refuses 0 and 1).
     with db.engine.begin() as conn:
-        conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
-                             "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
-                             "70, '{}', '2026-01-01')"))
+        insert_league(conn)
         conn.execute(sa.text("INSERT INTO venues (id, league_id, name, address) VALUES (1, 1, 'Rose', '')"))
         for n in (1, 2):
             conn.execute(sa.text("INSERT INTO members (id, league_id, name, name_key, under_21, card_code, "
@@ -65,9 +70,7 @@ def test_0003_fills_secrets_for_existing_rows(empty_app):
 def test_0013_gives_each_venue_its_own_permanent_link(empty_app):
     upgrade(revision="0011")
     with db.engine.begin() as conn:
-        conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
-                             "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
-                             "70, '{}', '2026-01-01')"))
+        insert_league(conn)
         for n in (1, 2):
             conn.execute(sa.text(f"INSERT INTO venues (id, league_id, name, address) VALUES ({n}, 1, 'V{n}', '')"))
     upgrade(revision="0013")
