@@ -19,14 +19,11 @@ class FirstSteps:
     done: frozenset[str]
     poster_venue: Venue | None
 
-    @property
-    def left(self) -> list[str]:
-        return [step for step in STEPS if step not in self.done]
-
 
 def first_steps(league: League) -> FirstSteps | None:
     """The league's first steps, each ticked from what it holds; None once the league is under way (a
-    night settled, imported ones included: it needs no checklist) or every step is done. One query."""
+    night settled, imported ones included: it needs no checklist) or every step is done. One query, and
+    while no poster is printed one more for the venue whose poster to print."""
     venues = Venue.league_id == league.id
     flags = db.session.execute(db.select(
         exists().where(Event.league_id == league.id, Event.status == EventStatus.SETTLED),

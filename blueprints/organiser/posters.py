@@ -18,10 +18,9 @@ SIZES = {"a4": "A4 poster", "tent": "Table tent"}
 def _poster(league: League, venue: Venue, size: str, *, saved: str | None = None, printing: bool = False,
             problem: str | None = None, status: int = 200):
     link = url_for("play.venue_door", code=venue.link_code, _external=True)
-    return page_or_fragment("organiser/poster.html", "organiser/_poster.html", league=league, venue=venue,
+    return page_or_fragment("organiser/poster.html", "organiser/_poster.html", status, league=league, venue=venue,
                             size=size, sizes=SIZES, link=link, qr_svg=qr.svg(link), saved=saved, printing=printing,
-                            problem=problem,
-                            seen=venue_links.fingerprint(venue.link_code), status=status)
+                            problem=problem, seen=venue_links.fingerprint(venue.link_code))
 
 
 @bp.route("/<slug>/venues/<int:venue_id>/poster/<any(a4, tent):size>")
