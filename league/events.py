@@ -69,3 +69,12 @@ def change_problem(status: str, clock_started: bool) -> str | None:
     if clock_started or status != EventStatus.SCHEDULED:
         return "the clock has started: a night under way cannot be edited or cancelled"
     return None
+
+
+def open_at_the_door(status: str, date: dt.date, today: dt.date) -> bool:
+    """R-MEM-1: whether a venue's permanent link (its poster's QR) opens this night's check-in: a night
+    booked for today at the venue's local date, or one under way since today or yesterday (a night runs
+    past midnight). A running night older than that was left unsettled: it does not hold the door."""
+    if status == EventStatus.SCHEDULED:
+        return date == today
+    return status == EventStatus.RUNNING and 0 <= (today - date).days <= 1

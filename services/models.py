@@ -66,6 +66,8 @@ class League(db.Model):
     # Per event type: {"nightly": {"starting_stack": 10000, "bonuses": {"food": 1000}}, ...}
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # When the organiser last looked over the settings and kept or saved them (a new league's checklist).
+    settings_reviewed_at: Mapped[dt.datetime | None]
 
     venues: Mapped[list[Venue]] = relationship(back_populates="league", order_by="Venue.name")
 
@@ -91,8 +93,26 @@ class Venue(db.Model):
     address: Mapped[str] = mapped_column(String(200), default="")
     # A retired venue keeps its history; no new night is booked there.
     retired_at: Mapped[dt.datetime | None]
+    # R-MEM-1: the venue's permanent link, printed as a QR on its poster: tonight's check-in while a
+    # night is open there. Unguessable, and kept in clear (not hashed) so the poster can be printed again;
+    # a lost poster's link is replaced, the old one kept in ReplacedVenueLink to say so.
+    link_code: Mapped[str] = mapped_column(String(43), unique=True, default=lambda: secrets.token_urlsafe(16))
+    # When the poster of the current link was printed (None: not yet, or the link was replaced since).
+    poster_printed_at: Mapped[dt.datetime | None]
 
     league: Mapped[League] = relationship(back_populates="venues")
+
+
+class ReplacedVenueLink(db.Model):
+    """A venue's old permanent link, replaced (a lost poster): it opens nothing, and says to scan the new poster."""
+    __tablename__ = "replaced_venue_links"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id", ondelete="CASCADE"), index=True)
+    code: Mapped[str] = mapped_column(String(43), unique=True)
+    replaced_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    replaced_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    venue: Mapped[Venue] = relationship()
 
 
 class HostVenue(db.Model):

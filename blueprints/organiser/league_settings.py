@@ -8,7 +8,7 @@ from flask_login import current_user
 from blueprints import page_or_fragment
 from blueprints.organiser.base import bp, my_league
 from league.settings import BY_KEY, GROUP_LABELS, GROUPS, Kind, format_value, parse, settings_of, thpa_defaults
-from services import Refused, league_settings
+from services import Refused, checklist, league_settings
 from services.league_settings import SettingsRefused
 from services.models import League
 from wiring.extensions import db
@@ -25,7 +25,7 @@ def _page(league: League, status: int = 200, *, typed: dict | None = None, probl
         "organiser/settings.html", "organiser/_settings.html", status, league=league, groups=groups,
         shown=shown, values=values, defaults={k: format_value(BY_KEY[k], v) for k, v in defaults.items()},
         problems=problems or {}, open_group=open_group, saved=saved, refusal=refusal, Kind=Kind,
-        changes=league_settings.recent_changes(league), labels=BY_KEY)
+        changes=league_settings.recent_changes(league), labels=BY_KEY, steps=checklist.first_steps(league))
 
 
 @bp.route("/<slug>/settings")
@@ -63,6 +63,7 @@ def save_settings(slug: str, group: str):
         db.session.rollback()
         return _page(league, 409 if refused.conflict else 422, typed=typed, problems=refused.problems,
                      open_group=group, refusal=str(refused))
+    checklist.settings_reviewed(league)  # saved as wanted: looked over
     db.session.commit()
     return _page(league, open_group=group, saved=_saved(records, GROUP_LABELS[group]))
 
@@ -77,9 +78,20 @@ def reset_settings(slug: str, group: str):
     except Refused as refused:
         db.session.rollback()
         return _page(league, 409, problems=getattr(refused, "problems", {}), open_group=group, refusal=str(refused))
+    checklist.settings_reviewed(league)
     db.session.commit()
     back = f"{GROUP_LABELS[group]} back to THPA's defaults"
     return _page(league, open_group=group, saved=_saved(records, back))
+
+
+@bp.route("/<slug>/settings/reviewed", methods=["POST"])
+def settings_reviewed(slug: str):
+    """The organiser has looked over the settings and keeps them as they are (a new league: THPA's
+    defaults): the league's first steps tick "Review the settings"."""
+    league = my_league(slug)
+    checklist.settings_reviewed(league)
+    db.session.commit()
+    return _page(league, saved="Settings reviewed: nights created from now on use them.")
 
 
 def _saved(records: list, label: str) -> str:

@@ -7,7 +7,7 @@ from flask_login import current_user
 
 from blueprints import neighbours, page_or_fragment
 from blueprints.organiser.base import bp, my_league
-from services import leagues, pack
+from services import checklist, leagues, pack
 from services.models import League
 
 
@@ -42,6 +42,7 @@ def month(slug: str, month: str):
     return page_or_fragment(
         "organiser/month.html", "organiser/_month.html",
         league=league, month=month, month_label=found.label, pack=found, charts=chart_urls(league, month),
+        steps=checklist.first_steps(league),
         **neighbours(leagues.league_months(league), month))
 
 

@@ -15,9 +15,9 @@ from blueprints.forms import (
     night_defaults,
     row_id,
 )
-from blueprints.organiser.base import bp, my_league
+from blueprints.organiser.base import bp, my_league, venue_or_404
 from league.statuses import Role
-from services import Refused, leagues, logins
+from services import Refused, checklist, leagues, logins
 from services.models import Event, League, User, Venue
 from wiring.extensions import db
 
@@ -39,18 +39,11 @@ def _setup(league, venue_form=None, host_form=None, status=200, problem=None, pr
                             host_venues={h.id: leagues.host_venue_ids(h.id) for h in hosts if not h.is_organiser},
                             venue_form=venue_form or VenueForm(formdata=None),
                             host_form=host_form or HostForm(formdata=None), status=status, problem=problem,
-                            problem_at=problem_at, saved=saved, handover=handover)
-
-
-def _venue_or_404(league: League, venue_id: int) -> Venue:
-    venue = db.session.get(Venue, venue_id)
-    if venue is None or venue.league_id != league.id:
-        abort(404)
-    return venue
+                            problem_at=problem_at, saved=saved, handover=handover, steps=checklist.first_steps(league))
 
 
 def _venue_change(league: League, venue_id: int, change, saved: str, refused_status: int = 422):
-    venue = _venue_or_404(league, venue_id)
+    venue = venue_or_404(league, venue_id)
     try:
         change(venue)
     except Refused as refused:
@@ -166,7 +159,8 @@ def _nights(league, form=None, status=200, duplicate=None, assign_errors=None):
                                    hosts) for e in upcoming}
     assign.update(assign_errors or {})  # a refused assignment shows its reason under its picker
     return page_or_fragment("organiser/nights.html", "organiser/_nights.html", league=league,
-                                nights=upcoming, form=form, assign=assign, duplicate=duplicate, status=status)
+                                nights=upcoming, form=form, assign=assign, duplicate=duplicate, status=status,
+                                steps=checklist.first_steps(league))
 
 
 def _not_their_venue(host_id: int, venue_id: int) -> str | None:

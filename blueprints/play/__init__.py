@@ -6,6 +6,7 @@ the same whichever module holds the view:
            check-in, the deal ballot, pre-registration
 - leagues: the home page and each league's pages: its home, month and season standings with a name
            search, qualifiers, each night's results, coming nights
+- venues:  a venue's permanent link (its poster's QR): tonight's check-in there, or its coming nights
 - shell:   what makes them an installable app: the manifest, the service worker at the site root and
            the offline page
 - card:    the player's own pages: /me, the member card, moving the card to a new phone
@@ -13,7 +14,7 @@ the same whichever module holds the view:
 base.py holds the blueprint and the helpers more than one of them uses; importing the view
 modules here is what adds their routes to it."""
 
-from blueprints.play import card, leagues, night, shell
+from blueprints.play import card, leagues, night, shell, venues
 from blueprints.play.base import bp
 
-__all__ = ["bp", "card", "leagues", "night", "shell"]
+__all__ = ["bp", "card", "leagues", "night", "shell", "venues"]

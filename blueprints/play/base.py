@@ -5,13 +5,16 @@ from flask import Blueprint, make_response
 
 from blueprints.play.member_cookie import current_member
 from league import statuses
+from league.standings import StandingRow, top_with_ties
 from live import seats
-from services import clocks, field, prereg
-from services.models import Event
+from services import clocks, field, finals, leagues, prereg, standings
+from services.models import Event, League
 from services.night_snapshot import read_night
 
 bp = Blueprint("play", __name__)
 
+HOME_TABLE_SIZE = 10  # a league's home (and a venue's page) shows the top of the month's table, ties included
+TABLE_ID = "standings-table"  # the name search swaps only this element
 PRIVATE = {"Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex"}
 
 
@@ -56,3 +59,21 @@ def prereg_state(event: Event, **extra) -> dict:
             "cancellable": member is not None and prereg.own_pre_registration(event, member) is not None,
             "needs_adult": member is not None and member.adult_confirmed_at is None, "error": None, "message": None,
             **extra}
+
+
+def my_row(league: League, table: list[StandingRow]) -> StandingRow | None:
+    """R-STD-1/2: this phone's member's row in a table of their league, for "Jump to me"."""
+    member = current_member()
+    return standings.row_of(table, member.id) if member is not None and member.league_id == league.id else None
+
+
+def top_of_table(league: League) -> dict:
+    """R-STD-1, R-QUAL-1..5: the top of the table (ties included) of the month a league's page leads
+    with (last month's while its finals are still to be played, with those finals; else this month's,
+    or the latest with results), for shared/_standings_table.html on a league's home and a venue's page."""
+    month = finals.month_to_lead(league, league.today(), leagues.league_months(league))
+    table = standings.month_standings(league, month)
+    first, _ = leagues.parse_month(month)
+    return {"month": month, "year": month[:4], "month_label": first.strftime("%B %Y"),
+            "rows": top_with_ties(table, HOME_TABLE_SIZE), "total": len(table), "q": "", "table_id": TABLE_ID,
+            "me_row": my_row(league, table), "finals": finals.finals_for(league, month)}

@@ -6,18 +6,16 @@ from flask import abort, make_response, render_template, request
 from sqlalchemy.orm import joinedload
 
 from blueprints import event_or_404, neighbours, page_or_fragment
-from blueprints.play.base import bp, prereg_state
+from blueprints.play.base import TABLE_ID, bp, my_row, prereg_state, top_of_table
 from blueprints.play.member_cookie import current_member
 from league.members import name_key
-from league.standings import SEASON_TABLE_SIZE, StandingRow, top_with_ties
+from league.standings import SEASON_TABLE_SIZE, top_with_ties
 from league.statuses import EventStatus
 from services import finals, leagues, results, standings
 from services.models import Event, League
 from wiring.extensions import db
 
-HOME_TABLE_SIZE = 10  # the league home shows the top of the month's table, ties included
 RECENT_NIGHTS = 5
-TABLE_ID = "standings-table"  # the search swaps only this element (see _standings)
 
 
 @bp.route("/")
@@ -41,15 +39,9 @@ def league_home(slug: str):
     venue; else this month's, or the latest with results), the latest nights' results, and links to
     every public page."""
     league = _league_or_404(slug)
-    today = league.today()
-    month = finals.month_to_lead(league, today, leagues.league_months(league))
-    table = standings.month_standings(league, month)
-    first, _ = leagues.parse_month(month)
     return render_template(
-        "play/league.html", league=league, month=month, year=month[:4], month_label=first.strftime("%B %Y"),
-        rows=top_with_ties(table, HOME_TABLE_SIZE), total=len(table), q="", table_id=TABLE_ID,
-        me_row=_my_row(league, table), finals=finals.finals_for(league, month),
-        live=[e for e in leagues.nights_from(league, today) if e.status == EventStatus.RUNNING],
+        "play/league.html", league=league, **top_of_table(league),
+        live=[e for e in leagues.nights_from(league, league.today()) if e.status == EventStatus.RUNNING],
         recent=leagues.settled_nights(league, limit=RECENT_NIGHTS))
 
 
@@ -64,7 +56,7 @@ def month_standings(slug: str, month: str):
     return _standings(
         "play/month.html", "play/_month.html", league=league, month=month, year=month[:4],
         title=f"{first.strftime('%B %Y')} standings · {league.name}", month_label=first.strftime("%B %Y"),
-        table=table, me_row=_my_row(league, table),
+        table=table, me_row=my_row(league, table),
         nights=leagues.settled_nights(league, first, following),
         **neighbours(leagues.league_months(league), month))
 
@@ -84,7 +76,7 @@ def season_standings(slug: str, year: int):
     return _standings(
         "play/season.html", "play/_season.html", league=league, year=str(year), month=latest,
         title=f"{year} season · {league.name}", table=top_with_ties(table, SEASON_TABLE_SIZE),
-        me_row=_my_row(league, table), players=len(table), top=SEASON_TABLE_SIZE,
+        me_row=my_row(league, table), players=len(table), top=SEASON_TABLE_SIZE,
         **neighbours(sorted({m[:4] for m in months}, reverse=True), str(year)))
 
 
@@ -165,9 +157,3 @@ def _standings(page: str, section: str, *, table, **context):
     response.vary.add("HX-Target")  # the same URL answers the section or the table alone
     response.vary.add("Cookie")  # "Jump to me" is this phone's own
     return response
-
-
-def _my_row(league: League, table: list[StandingRow]) -> StandingRow | None:
-    """R-STD-1/2: this phone's member's row in a table of their league, for "Jump to me"."""
-    member = current_member()
-    return standings.row_of(table, member.id) if member is not None and member.league_id == league.id else None

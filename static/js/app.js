@@ -36,6 +36,10 @@
   }
   // The offline page tries the page again by itself as soon as the phone is back online.
   if (D.querySelector("[data-offline]")) addEventListener("online", () => location.reload());
+  // A venue's poster after Print (recorded by the server): the browser's print dialog once, not again on reload.
+  if (D.querySelector("[data-print-now]")) {
+    addEventListener("load", () => { history.replaceState(null, "", location.pathname); print(); });
+  }
 
   // The host's roster refetches when the clock stream brings a newer version, never while the host
   // is typing, has a <details> open or unsent ticks (a refresh would lose them); then it looks again.

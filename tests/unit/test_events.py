@@ -1,8 +1,12 @@
-"""Event types (R-PTS-4, R-PTS-8, R-QUAL-1)."""
+"""Event types (R-PTS-4, R-PTS-8, R-QUAL-1), and which night a venue's permanent link opens (R-MEM-1)."""
+import datetime as dt
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
-from league.events import EVENT_TYPES, EventType, event_type
+from league.events import EVENT_TYPES, EventType, event_type, open_at_the_door
+from league.statuses import EventStatus
 
 FINALS = ("monthly_final", "highroller_final", "top10_shootout")
 
@@ -53,3 +57,26 @@ def test_r_pts_8_event_type_lookup_and_unknown_name():
     assert event_type("nightly") is EVENT_TYPES["nightly"]
     with pytest.raises(ValueError, match="unknown event type 'bingo'"):
         event_type("bingo")
+
+
+TODAY = dt.date(2026, 12, 4)
+
+
+@pytest.mark.parametrize(("status", "days_ago", "opens"), [
+    ("scheduled", 0, True), ("scheduled", 1, False), ("scheduled", -1, False),
+    ("running", 0, True), ("running", 1, True), ("running", 2, False), ("running", -1, False),
+    ("settled", 0, False), ("cancelled", 0, False)])
+def test_r_mem_1_the_venue_link_opens_tonights_night_and_one_past_midnight(status, days_ago, opens):
+    assert open_at_the_door(status, TODAY - dt.timedelta(days=days_ago), TODAY) is opens
+
+
+@given(status=st.sampled_from(list(EventStatus)), date=st.dates(), today=st.dates())
+@example(status=EventStatus.RUNNING, date=dt.date.min, today=dt.date.min)  # no day before the first
+def test_r_mem_1_only_an_open_night_of_today_or_since_yesterday_holds_the_door(status, date, today):
+    opens = open_at_the_door(status, date, today)
+    assert isinstance(opens, bool)
+    if opens:
+        assert status in (EventStatus.SCHEDULED, EventStatus.RUNNING)
+        assert 0 <= (today - date).days <= (1 if status == EventStatus.RUNNING else 0)
+    else:
+        assert status not in (EventStatus.SCHEDULED, EventStatus.RUNNING) or date != today

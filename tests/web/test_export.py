@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from services import demo, export
+from services import demo, export, venue_links
 from services.models import (
     Action,
     BonusClaim,
@@ -54,6 +54,7 @@ def rich_league():
     db.session.add(MemberMerge(league_id=tonight.league_id, kept_id=others[0].id, merged_id=others[1].id,
                                user_id=host.id, moved={"entries": []}, undone_at=dt.datetime(2026, 1, 2, 9, 0)))
     db.session.get(Member, entry.member_id).contact = "ann@example.org"
+    venue_links.replace_link(tonight.venue, venue_links.fingerprint(tonight.venue.link_code), host.id)  # a lost poster
     db.session.commit()
     return tonight.league
 
@@ -83,7 +84,7 @@ def test_every_table_reaches_a_league():
     assert export.unowned_tables() == []
     owned = export.owners()
     assert {"leagues", "venues", "members", "users", "events", "entries", "tickets", "rulings", "actions",
-            "bonus_claims", "member_codes"} <= set(owned)
+            "bonus_claims", "member_codes", "replaced_venue_links"} <= set(owned)
     assert owned["member_codes"].column.name == "member_id"  # never the nullable issued_by
     assert owned["entries"].parent == "events"
 

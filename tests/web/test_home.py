@@ -40,7 +40,8 @@ def test_tonight_is_the_leagues_own_date(client, league):
 
 def test_home_without_games(client):
     html = client.get("/").get_data(as_text=True)
-    assert "No games tonight." in html and "No leagues yet." in html
+    assert "No games tonight: each league below lists its coming nights." in html
+    assert "No leagues yet: once an organiser starts one, it shows here." in html and 'href="/login"' in html
 
 
 def test_host_page_needs_login(client, organiser):

@@ -34,13 +34,18 @@ def table_names() -> list[str]:
         return sorted(set(sa.inspect(conn).get_table_names()) - {"alembic_version"})
 
 
+def insert_league(conn) -> None:
+    """League 1, as every schema from 0001 on stores it."""
+    conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
+                         "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
+                         "70, '{}', '2026-01-01')"))
+
+
 def test_0003_fills_secrets_for_existing_rows(empty_app):
     upgrade(revision="0002")
     # Booleans written as the literals both databases accept (PostgreSQL refuses 0 and 1).
     with db.engine.begin() as conn:
-        conn.execute(sa.text("INSERT INTO leagues (id, name, slug, kind, timezone, pass_down, payout_percent, "
-                             "shot_clock_seconds, settings, created_at) VALUES (1, 'L', 'l', 'free', 'UTC', TRUE, 10, "
-                             "70, '{}', '2026-01-01')"))
+        insert_league(conn)
         conn.execute(sa.text("INSERT INTO venues (id, league_id, name, address) VALUES (1, 1, 'Rose', '')"))
         for n in (1, 2):
             conn.execute(sa.text("INSERT INTO members (id, league_id, name, name_key, under_21, card_code, "
@@ -60,6 +65,21 @@ def test_0003_fills_secrets_for_existing_rows(empty_app):
     assert (bool(entry[0]), entry[1], entry[2]) == (False, 0, 150)
     downgrade(revision="base")
     assert table_names() == []
+
+
+def test_0015_gives_each_venue_its_own_permanent_link(empty_app):
+    upgrade(revision="0014")
+    with db.engine.begin() as conn:
+        insert_league(conn)
+        for n in (1, 2):
+            conn.execute(sa.text(f"INSERT INTO venues (id, league_id, name, address) VALUES ({n}, 1, 'V{n}', '')"))
+    upgrade(revision="0015")
+    with db.engine.connect() as conn:
+        codes = [row[0] for row in conn.execute(sa.text("SELECT link_code FROM venues"))]
+        reviewed = conn.execute(sa.text("SELECT settings_reviewed_at FROM leagues")).scalar()
+    assert all(len(code) >= 20 for code in codes) and len(set(codes)) == 2 and reviewed is None
+    downgrade(revision="-1")  # 0013 alone, whatever comes before it
+    assert "replaced_venue_links" not in table_names()
 
 
 def test_up_to_head_down_to_base_and_up_again_gives_the_models(empty_app):

@@ -46,7 +46,8 @@ def test_month_view_fragment_for_htmx(client, league, organiser):
 def test_an_empty_month_says_so(client, league, organiser):
     login(client, "organiser", "pw-organiser")
     html = client.get("/organiser/harbour-league/months/2025-02").get_data(as_text=True)
-    assert "No results this month." in html and "No tickets yet." in html
+    assert "No results this month: they come from its settled nights" in html
+    assert "No tickets yet: the top 5 of each nightly game this month earn one." in html
 
 
 def test_bad_month_or_other_league_is_not_found(client, league, organiser):

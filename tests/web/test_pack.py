@@ -243,7 +243,7 @@ def test_a_bad_month_table_or_picture_is_not_found(olive, path):
 def test_an_empty_month_still_makes_a_pack(olive):
     page = olive.get(f"{BASE}/months/2025-02")
     html = page.get_data(as_text=True)
-    assert page.status_code == 200 and "No results this month." in html and "Balances to the dollar: $0 in" in html
+    assert page.status_code == 200 and "No results this month: they come from its settled nights" in html and "Balances to the dollar: $0 in" in html
     assert olive.get(f"{BASE}/months/2025-02/share.png").status_code == 200
     assert olive.get(f"{BASE}/months/2025-02/pack.pdf").data.startswith(b"%PDF-")
     assert olive.get(f"{BASE}/months/2025-02/charts/race.svg").status_code == 200

@@ -79,7 +79,8 @@ def test_r_std_1_league_home_shows_the_top_of_the_latest_month(client, seeded):
 
 def test_league_home_without_results(client, league):
     html = client.get(BASE).get_data(as_text=True)
-    assert "No results yet." in html
+    assert "No results yet: the table fills as nights are settled." in html
+    assert "No results yet: they show here once a night is settled." in html and f'href="{BASE}/nights"' in html
 
 
 def test_r_std_1_month_page_fragment_and_table(client, seeded):
@@ -133,7 +134,8 @@ def test_r_std_1_search_filters_by_name_and_keeps_ranks(client, seeded):
 
 def test_a_month_without_results(client, seeded):
     html = client.get(f"{BASE}/months/2025-01").get_data(as_text=True)
-    assert "No results yet." in html and "No nights settled this month." in html
+    assert "No results yet: the table fills as nights are settled." in html
+    assert f'No nights settled this month: see <a href="{BASE}/nights">the coming nights</a>.' in html
     assert f'hx-get="{BASE}/months/2026-09"' in html  # the pager still leads to the months with results
 
 
@@ -255,7 +257,7 @@ def test_coming_nights_by_venue(client, league):
 
 
 def test_no_nights(client, league):
-    assert "No nights on the calendar yet." in client.get(f"{BASE}/nights").get_data(as_text=True)
+    assert f'No nights on the calendar yet: they show here as soon as the organiser books them. Meanwhile, <a href="{BASE}">' in client.get(f"{BASE}/nights").get_data(as_text=True)
 
 
 @pytest.mark.parametrize("path", [

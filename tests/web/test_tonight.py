@@ -43,4 +43,4 @@ def test_a_night_imported_from_a_results_file_is_never_tonight(runner, tmp_path,
     assert event.status == "settled"
     assert leagues.upcoming_nights(event.league) == []
     home = client.get("/").get_data(as_text=True)
-    assert "No games tonight." in home and f"/events/{event.id}\"" not in home
+    assert "No games tonight: each league below lists its coming nights." in home and f"/events/{event.id}\"" not in home
