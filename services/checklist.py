@@ -28,7 +28,7 @@ def first_steps(league: League) -> FirstSteps | None:
     flags = db.session.execute(db.select(
         exists().where(Event.league_id == league.id, Event.status == EventStatus.SETTLED),
         exists().where(venues),
-        exists().where(User.league_id == league.id, User.role == Role.HOST),
+        exists().where(User.league_id == league.id, User.role == Role.HOST, User.removed_at.is_(None)),
         exists().where(Event.league_id == league.id, Event.status != EventStatus.CANCELLED),
         exists().where(venues, Venue.poster_printed_at.is_not(None)),
     )).one()

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from services import checklist
-from services.models import Event, User, Venue
+from services.models import Event, User, Venue, utcnow
 from tests.conftest import csrf_token, login
 from tests.fixtures.new_league import new_league
 from tests.fixtures.pages import html, text
@@ -160,3 +160,14 @@ def test_a_host_with_no_venue_is_told_to_ask_the_organiser(client, app):
     db.session.commit()
     login(client, "harry", "pw-harry")
     assert "The league has no venue yet: ask the organiser to add one" in text(client.get("/host/"))
+
+
+def test_a_removed_host_is_no_host_for_the_first_steps(client, fresh):
+    harry = User(username="harry", display_name="Harry", role="host", league_id=fresh.id)
+    harry.set_password("pw-harry")
+    db.session.add(harry)
+    db.session.commit()
+    assert "host" in checklist.first_steps(fresh).done
+    harry.removed_at = utcnow()
+    db.session.commit()
+    assert "host" not in checklist.first_steps(fresh).done

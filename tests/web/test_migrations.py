@@ -78,7 +78,7 @@ def test_0015_gives_each_venue_its_own_permanent_link(empty_app):
         codes = [row[0] for row in conn.execute(sa.text("SELECT link_code FROM venues"))]
         reviewed = conn.execute(sa.text("SELECT settings_reviewed_at FROM leagues")).scalar()
     assert all(len(code) >= 20 for code in codes) and len(set(codes)) == 2 and reviewed is None
-    downgrade(revision="-1")  # 0013 alone, whatever comes before it
+    downgrade(revision="-1")  # 0015 alone, whatever comes before it
     assert "replaced_venue_links" not in table_names()
 
 
