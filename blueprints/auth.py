@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
-from blueprints import is_htmx
+from blueprints import errors, is_htmx
 from league.statuses import LinkPurpose
 from services import Refused, logins
 from wiring.extensions import db, limiter, login_manager
@@ -159,12 +159,11 @@ def change_password():
 
 @bp.errorhandler(429)
 def _too_many(error):
-    """A limit on tries reached: say so plainly, and for a link that it no longer works."""
+    """A limit on tries reached: for a link, that it no longer works; else the app's page for a 429."""
     if request.endpoint in ("auth.setup", "auth.password_link"):
         return render_template("auth/dead_link.html", message="Too many failed tries with this link: it no longer "
                                "works. Ask for a new one (the set-up link: start the server again)."), 429
-    return render_template("auth/login.html", username="",
-                           error="Too many tries: wait a minute, then log in again."), 429
+    return errors.answer(error)  # the app's own page for a 429, with the wait
 
 
 @bp.app_context_processor
