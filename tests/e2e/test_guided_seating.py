@@ -116,7 +116,7 @@ def test_r_seat_1_the_41st_entrant_s_moves_walked_one_at_a_time_in_view(live_ser
         line = panel.locator("li:visible p").inner_text()
         name = line.removeprefix("Move ").split(":")[0]
         panel.get_by_role("button", name="Done").click()
-        expect(panel.locator(".flash")).to_contain_text(f"{name} moved: T")
+        expect(roster.locator(".answer-bar .flash")).to_contain_text(f"{name} moved: T")
         if left > 1:
             expect(panel.locator("h2")).to_have_text(f"Moves {left - 1} to go")
             expect(panel.get_by_role("button", name="Done")).to_be_focused()
@@ -168,7 +168,7 @@ def test_break_final_table_reject_deal_and_undo_ask_first_and_no_sends_nothing(l
     assert box_in_view(host, PANEL)
     viewport_shot(host, "guided-break-due")
     assert questions.no_then_yes(button).startswith("Break table ")
-    expect(panel.locator(".flash")).to_have_text("Table broken")
+    expect(roster.locator(".answer-bar .flash")).to_have_text("Table broken")
     expect(panel.locator("h2")).to_contain_text("to go")
     assert len(sizes(app, event_id)) == 2
 
@@ -180,7 +180,7 @@ def test_break_final_table_reject_deal_and_undo_ask_first_and_no_sends_nothing(l
     host.reload()
     assert questions.no_then_yes(panel.get_by_role("button", name="Draw the final table")) == (
         "Draw the final table? Every player gets a new seat at table 1.")
-    expect(panel.locator(".flash")).to_have_text("Final table drawn")
+    expect(roster.locator(".answer-bar .flash")).to_have_text("Final table drawn")
     assert sizes(app, event_id) == [10]
 
     with app.app_context():
