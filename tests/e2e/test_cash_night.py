@@ -98,9 +98,9 @@ def test_the_organisers_new_night_follows_the_type_and_warns_of_the_same_night(l
     nights = page.locator("#nights")
     buy_in = nights.get_by_label("Buy-in ($)", exact=True)
     expect(buy_in).to_have_value("30")
-    nights.get_by_label("Type", exact=True).select_option(label="High-roller")
+    nights.locator("select#event_type").select_option(label="High-roller")
     expect(buy_in).to_have_value("60")
-    nights.get_by_label("Type", exact=True).select_option(label="Nightly")
+    nights.locator("select#event_type").select_option(label="Nightly")
     expect(buy_in).to_have_value("30")
     nights.get_by_label("Start", exact=True).fill("19:00")  # the seeded night is tonight at 19:00
     nights.get_by_role("button", name="Create night").click()

@@ -189,7 +189,7 @@ def test_a_finals_month_on_the_night_form_and_a_cancelled_night_kept(live_server
     form = host.locator("form.night-form")
     month = form.get_by_label("Final for month")
     expect(month).to_be_hidden()
-    form.get_by_label("Type", exact=True).select_option("monthly_final")
+    form.locator("select#event_type").select_option("monthly_final")
     expect(month).to_be_visible()
     month.fill("2026-10")
     screenshot(host, "rules-night-form-final-month")
