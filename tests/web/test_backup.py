@@ -94,7 +94,8 @@ def test_a_backup_while_the_host_keeps_writing_is_consistent(runner, played, db_
         n = 0
         while not stop.is_set():
             n += 1
-            connection.execute("INSERT INTO venues (league_id, name, address) VALUES (?, ?, '')", (league_id, f"Pub {n}"))
+            connection.execute("INSERT INTO venues (league_id, name, address, link_code) VALUES (?, ?, '', ?)",
+                               (league_id, f"Pub {n}", f"busy-pub-link-{n:06d}"))
             written.append(n)
         connection.close()
 
@@ -102,6 +103,7 @@ def test_a_backup_while_the_host_keeps_writing_is_consistent(runner, played, db_
     thread.start()
     try:
         while len(written) < 50:  # the writes are under way
+            assert thread.is_alive(), "the writer stopped"
             threading.Event().wait(0.01)
         result = runner.invoke(args=["league", "backup", str(tmp_path / "busy.db")])
     finally:
