@@ -16,7 +16,10 @@ import pytest
 from flask import Flask
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from league.results_file import parse_results
+from services import results
 from tests.conftest import make_app
+from tests.fixtures.new_league import new_league
 from wiring.extensions import db
 
 CHROMIUM = "/usr/lib/chromium/chromium"
@@ -214,6 +217,18 @@ def seed_tonight(app) -> tuple[int, int, str]:
         found = (event.league_id, event.id, event.check_in_code)
         db.session.remove()
     return found
+
+
+def organiser_league(live_server, results_file: str = ""):
+    """The live server with a new free "Harbour League" and its organiser olive / pw-olive
+    (tests/fixtures/new_league.py), and the results file's nights imported, if one is given."""
+    with live_server.app.app_context():
+        league = new_league()
+        if results_file:
+            results.import_results(league, parse_results(results_file))
+            db.session.commit()
+        db.session.remove()
+    return live_server
 
 
 def join_and_check_in(page, base: str, code: str, name: str) -> None:

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from services import demo
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import axe, check_fits
 from wiring.extensions import db
 
 GOOD = "pub-night-2026"

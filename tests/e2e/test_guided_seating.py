@@ -10,8 +10,7 @@ from playwright.sync_api import expect
 
 from services import deals
 from services.models import Entry, Event, Member
-from tests.e2e.conftest import SCREENSHOTS, seed_tonight
-from tests.e2e.test_public_pages import axe, check_fits
+from tests.e2e.conftest import SCREENSHOTS, axe, check_fits, seed_tonight
 from tests.e2e.test_seat_notice import open_roster, seats, seed_players
 from tests.fixtures.roster import bust_out, host_action, player_names
 from wiring.extensions import db

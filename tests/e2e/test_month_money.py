@@ -4,11 +4,7 @@ final's public results say which month it was for and what it paid. axe-core fin
 import pytest
 from playwright.sync_api import expect
 
-from league.results_file import parse_results
-from services import leagues, results
-from services.models import User
-from tests.e2e.test_public_pages import axe, check_fits
-from wiring.extensions import db
+from tests.e2e.conftest import axe, check_fits, organiser_league
 
 SLUG = "harbour-league"
 # November's nights, then its finals in December, with the free league's fixed prizes (R-FIN).
@@ -27,15 +23,7 @@ date,start_time,venue,event_type,position,player,status,prize
 
 @pytest.fixture
 def league_server(live_server):
-    with live_server.app.app_context():
-        league = leagues.create_league("Harbour League", "free")
-        organiser = User(username="olive", display_name="Olive", role="organiser", league_id=league.id)
-        organiser.set_password("pw-olive")
-        db.session.add(organiser)
-        results.import_results(league, parse_results(RESULTS))
-        db.session.commit()
-        db.session.remove()
-    return live_server
+    return organiser_league(live_server, RESULTS)
 
 
 def test_r_pay_3_r_fin_the_organiser_reads_a_free_leagues_finals_in_the_ledger(league_server, phone, screenshot):

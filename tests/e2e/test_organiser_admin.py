@@ -4,9 +4,8 @@ and undo the merge (R-MEM-1, R-CHIP-1)."""
 import pytest
 from playwright.sync_api import expect
 
-from league.results_file import parse_results
-from services import leagues, results
 from services.models import User
+from tests.e2e.conftest import organiser_league
 from wiring.extensions import db
 
 SLUG = "harbour-league"
@@ -23,15 +22,7 @@ date,start_time,venue,event_type,position,player,status
 
 @pytest.fixture
 def league_server(live_server):
-    with live_server.app.app_context():
-        league = leagues.create_league("Harbour League", "free")
-        organiser = User(username="olive", display_name="Olive", role="organiser", league_id=league.id)
-        organiser.set_password("pw-olive")
-        db.session.add(organiser)
-        results.import_results(league, parse_results(RESULTS))
-        db.session.commit()
-        db.session.remove()
-    return live_server
+    return organiser_league(live_server, RESULTS)
 
 
 def log_in(page, base_url):

@@ -6,8 +6,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from services import leagues
-from services.models import Entry, User
+from services.models import Entry
+from tests.e2e.conftest import organiser_league
 from wiring.extensions import db
 
 SLUG = "harbour-league"
@@ -29,14 +29,7 @@ BAD = "date,start_time,venue,event_type,position,player,status\n2026-11-31,19:00
 
 @pytest.fixture
 def league_server(live_server):
-    with live_server.app.app_context():
-        league = leagues.create_league("Harbour League", "free")
-        organiser = User(username="olive", display_name="Olive", role="organiser", league_id=league.id)
-        organiser.set_password("pw-olive")
-        db.session.add(organiser)
-        db.session.commit()
-        db.session.remove()
-    return live_server
+    return organiser_league(live_server)
 
 
 def entries(app) -> int:

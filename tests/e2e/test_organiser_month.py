@@ -8,11 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from league.results_file import parse_results
-from services import leagues, results
-from services.models import User
-from tests.e2e.conftest import check_fits
-from wiring.extensions import db
+from tests.e2e.conftest import check_fits, organiser_league
 
 SLUG = "harbour-league"
 OCTOBER = f"/organiser/{SLUG}/months/2026-10"
@@ -121,15 +117,7 @@ ITEMS_JS = ("el => [...el.querySelectorAll(':scope > li')]"
 @pytest.fixture
 def league_server(live_server):
     """The live app with a free league, two months of results and an organiser login."""
-    with live_server.app.app_context():
-        league = leagues.create_league("Harbour League", "free")
-        organiser = User(username="olive", display_name="Olive", role="organiser", league_id=league.id)
-        organiser.set_password("pw-olive")
-        db.session.add(organiser)
-        results.import_results(league, parse_results(RESULTS))
-        db.session.commit()
-        db.session.remove()
-    return live_server
+    return organiser_league(live_server, RESULTS)
 
 
 def log_in(page, base_url, screenshot=None):

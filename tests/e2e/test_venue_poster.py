@@ -10,9 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from services.models import User, Venue
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import SCREENSHOTS, axe, check_fits, check_taps
 from tests.e2e.test_organiser_admin import log_in
-from tests.e2e.test_public_pages import axe, check_fits, check_taps
 from tests.fixtures.new_league import new_league
 from tests.fixtures.tonight import night_at
 from wiring.extensions import db
