@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from sqlalchemy import event as sa_event
 
 from live import payload
 from services import checkin, clocks, field, members
@@ -194,3 +195,21 @@ def test_r_pay_1_the_ladder_is_rendered_once_per_change_of_the_field(app, client
     db.session.commit()
     assert tap(client, running, "resume").status_code == 200
     assert rendered[-1] == [100] and "$100" in phones_got(app, running)["ladder"]
+
+
+def test_r_clock_3_a_tap_reads_nothing_of_the_field(app, client, running):
+    """What a tap costs stays a tap's: with the field's figures and the ladder kept for the night's
+    version, ten taps read no entry, member, bonus claim or journal row."""
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, *args):
+        statements.append(statement)
+    sa_event.listen(db.engine, "before_cursor_execute", seen)
+    try:
+        for action in ("resume", "pause") * 5:
+            assert tap(client, running, action).status_code == 200
+    finally:
+        sa_event.remove(db.engine, "before_cursor_execute", seen)
+    print(f"\n{len(statements) / 10:.2f} SQL statements a tap")
+    assert statements and not [s for s in statements
+                               if re.search(r"\bFROM (entries|members|bonus_claims|actions)\b", s)]
