@@ -53,5 +53,15 @@ def setup_link_command(listeners) -> list[str]:
 def when_ready(server):
     """While no operator exists, print a one-time set-up link on a line of its own. In a process of its
     own, not waited for: the master imports none of the app (the gevent workers patch it after the fork)
-    and serves at once; the line follows a moment later."""
-    subprocess.Popen(setup_link_command(server.LISTENERS), cwd=os.path.dirname(os.path.abspath(__file__)))
+    and serves at once; the line follows a moment later. The printer is started from a child that
+    leaves at once, so it is no child of the master's: whatever counts the master's children (a process
+    manager, the fault tests) finds only workers. Run from the server's directory (`chdir`): a config
+    read into another one's (the benchmarks' `-c`) has no `__file__`."""
+    command = setup_link_command(server.LISTENERS)
+    child = os.fork()
+    if child == 0:
+        try:
+            subprocess.Popen(command, cwd=server.cfg.chdir, start_new_session=True)
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)

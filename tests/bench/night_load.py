@@ -34,7 +34,7 @@ op=…, the CSRF token from the page, HX-Request: true, so the answer is the ros
      and a cash pool that draws those nights' shares, R-PAY-3): the host checks in --final-checkins
      players, ticket holders and others in turn (the walk-in search, then op=walk_in on the final's
      roster): a holder is admitted and the ticket marked used, any other is refused with the reason
-     (422) and let in by the host's override with a reason; then --rebuys rebuys (op=rebuy, the
+     (422) and let in by the host's override with a reason; then --rebuys rebuys (op=rebuy on each player's sheet, the
      final allows 5 each).
 After each phone check-in the host's roster refetches itself (GET with HX-Request), as app.js does
 when the clock stream brings a version newer than the roster's; --refresh-every k adds such a GET
@@ -315,7 +315,7 @@ class Page(HTMLParser):
             self.selects[self._select] = []
         elif tag == "option" and self._select is not None:
             self._option = [a.get("value", ""), ""]
-        elif tag == "p" and a.get("class") in ("error", "flash"):
+        elif tag in ("p", "span") and a.get("class") in ("error", "flash"):  # the answer bar's, or beside a button
             self._p = a["class"]
             self.messages[self._p] = ""
 
@@ -329,7 +329,7 @@ class Page(HTMLParser):
             self._option = None
         elif tag == "select":
             self._select = None
-        elif tag == "p":
+        elif tag in ("p", "span"):
             self._p = None
 
     def handle_data(self, data):
@@ -1005,14 +1005,13 @@ def finals_check_ins(night: Night, members: list[dict], opts) -> dict:
     log(f"[7] Monthly Final: {min(opts.final_checkins, len(turns))} check-ins, ticket holders and others in turn, "
         f"then {opts.rebuys} rebuys")
     held = sum(final.final_check_in(by_name[name]) for name in turns[:opts.final_checkins])
+    # R-ENTRY-1: the final's players rebuy in turn, on each one's sheet (POST …/floor/<entry>, op=rebuy),
+    # up to the game's limit each (5): a refused rebuy is logged as a failure, as every refusal is.
+    players = [entry for entry, _ in final.page.playing()]
     rebought = 0
-    while rebought < opts.rebuys:  # R-ENTRY-1: the final's players rebuy in turn (5 each at most)
-        ops = [op for item in final.page.items for op in item["ops"] if op.startswith("rebuy:")]
-        if not ops:
-            break
-        for op in ops[:opts.rebuys - rebought]:
-            final.act("rebuy", op)
-            rebought += 1
+    for entry in (players * 5)[:opts.rebuys]:
+        final.floor("rebuy", entry, f"rebuy:{entry}")
+        rebought += 1
     return {"final_checkins": min(opts.final_checkins, len(turns)), "final_ticket_holders": held,
             "rebuys": rebought, "final_version": final.version}
 
