@@ -30,20 +30,10 @@ def settle(night: NightSnapshot, journal: Journal) -> None:
     points (R-PTS), prizes for cash nights (R-PAY-1), and the month's tickets settled again in date
     order (R-QUAL-1/2). A settled night is corrected with `correct`. Whatever state the night is in,
     the answer is a settled night or Refused saying what to fix first."""
-    event = night.event
-    entries = night.entries
+    if (problem := settle_problem(night)) is not None:
+        raise Refused(problem)
+    event, entries = night.event, night.entries
     playing = [e for e in entries if e.status == EntryStatus.PLAYING]
-    dealt = event.deal_status == DealStatus.AGREED
-    if event.status == EventStatus.SETTLED:
-        raise Refused("This night is settled already: correct it from its settled screen instead.")
-    if event.status == EventStatus.CANCELLED:
-        raise Refused("This night was cancelled: there is nothing to settle.")
-    if len(playing) > 1 or (dealt and playing):
-        raise Refused(f"{len(playing)} players are still in: settle when one remains.")
-    if any(e.status in WAITING for e in entries):
-        raise Refused("Confirm or turn away the arrivals and pre-registration requests still waiting first.")
-    if not any(e.status in FIELD for e in entries):
-        raise Refused("Nobody has played in this game yet: there is nothing to settle.")
     journal.touch(event)
     for entry in entries:
         journal.touch(entry)
@@ -65,6 +55,27 @@ def settle(night: NightSnapshot, journal: Journal) -> None:
     except ValueError as problem:
         raise Refused(f"The night can't be settled: the results don't add up ({problem}). Fix that first "
                       "(Undo takes back the last action), then settle again.") from None
+
+
+def settle_problem(night: NightSnapshot) -> str | None:
+    """Why the night can't be settled yet, or None when Settle may be offered (R-PTS-5: one player
+    remains, or a deal was agreed, R-PAY-2; R-LATE-3: nobody left waiting at the door). The host's
+    screen offers Settle exactly when this says None, so the button and the refusal never disagree;
+    what only placing the field can find (a missing finishing position) is still refused by settle."""
+    event, entries = night.event, night.entries
+    playing = sum(1 for e in entries if e.status == EntryStatus.PLAYING)
+    dealt = event.deal_status == DealStatus.AGREED
+    if event.status == EventStatus.SETTLED:
+        return "This night is settled already: correct it from its settled screen instead."
+    if event.status == EventStatus.CANCELLED:
+        return "This night was cancelled: there is nothing to settle."
+    if playing > 1 or (dealt and playing):
+        return f"{playing} players are still in: settle when one remains."
+    if any(e.status in WAITING for e in entries):
+        return "Confirm or turn away the arrivals and pre-registration requests still waiting first."
+    if not any(e.status in FIELD for e in entries):
+        return "Nobody has played in this game yet: there is nothing to settle."
+    return None
 
 
 def _award(night: NightSnapshot, journal: Journal) -> list[Ticket]:

@@ -141,6 +141,7 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
                             for_everyone=WINDOWED_BONUSES, ticked=ticked, missed=missed,
                             dq_name=dq_entry.member.name if dq_entry else "",
                             players_left=night.players_left, last=night.last_action,
+                            settle_offered=settling.settle_problem(night) is None,
                             provisional=night.provisional,
                             recent=recent,
                             plan=seats.table_plan(night), walk=_walk(night, tapped), redo=night.redo_action,

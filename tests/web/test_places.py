@@ -232,3 +232,43 @@ def test_r_pts_5_a_players_phone_says_provisional_until_registration_closes(app,
     mine = phone.get(f"/events/{night.id}/me").get_data(as_text=True)
     assert "Finished 4th" in mine and "provisional" not in mine
     assert "Provisional places" not in host_op(client, night, "noop").get_data(as_text=True)
+
+
+def test_r_pts_5_settle_is_offered_exactly_when_settling_would_not_refuse_first(app, client, night):
+    """R-PTS-5, R-LATE-3: the host's Settle button and services.settling.settle_problem are one rule:
+    at each step of a night the button shows exactly when the problem is None, and where it does not
+    show, settling answers that same problem and changes nothing."""
+    from services.night_snapshot import read_night
+    from services.settling import settle_problem
+
+    def offered_and_problem():
+        page = host_op(client, night, "noop").get_data(as_text=True)
+        db.session.expire_all()
+        return "Settle the night" in page, settle_problem(read_night(db.session.get(type(night), night.id)))
+
+    def refused_with(problem):
+        response = host_op(client, night, "settle")
+        assert response.status_code == 422 and html.escape(problem) in response.get_data(as_text=True)
+        db.session.expire_all()
+        assert db.session.get(type(night), night.id).status != "settled"
+
+    login(client, "host", "pw-host")
+    steps = [lambda: None, lambda: fill(client, night, 3), lambda: bust(client, night, "Player 02"),
+             lambda: join(app.test_client(), night, "Late Comer"), lambda: bust(client, night, "Player 01")]
+    seen = []
+    for step in steps:
+        step()
+        offered, problem = offered_and_problem()
+        assert offered == (problem is None)
+        seen.append(offered)
+        if problem is not None:
+            refused_with(problem)
+    # Nobody, three in, two in, an arrival waiting with one left, one left but the arrival waiting.
+    assert seen == [False, False, False, False, False]
+    pending = next(e for e in entries(night).values() if e.member.name == "Late Comer")
+    host_op(client, night, f"reject:{pending.id}", confirm="yes")
+    offered, problem = offered_and_problem()
+    assert offered and problem is None
+    settled(client, night)
+    offered, problem = offered_and_problem()
+    assert not offered and problem.startswith("This night is settled already")
