@@ -16,7 +16,7 @@ from league.members import name_key
 from league.payouts import default_money
 from league.points import Finish, award_points
 from league.results_file import EventResults, ResultsFileError
-from league.statuses import ON_THEIR_PHONE, PARTICIPANT_STATUSES, EntryStatus, EventStatus, LeagueKind
+from league.statuses import FIELD, ON_THEIR_PHONE, PARTICIPANT_STATUSES, EntryStatus, EventStatus, LeagueKind
 from services.members import drop_unused
 from services.models import Entry, Event, League, Member, Ticket, Venue, utcnow
 from services.standings import settle_tickets
@@ -74,6 +74,7 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
         _set_money(league, event, found)
         targets.append((event, found))
         months.add(event.month)
+    errors += _in_another_game(league, [(event.id, found) for event, found in targets])
     if errors:
         raise ResultsFileError(errors)
     new = {}
@@ -104,6 +105,36 @@ def import_results(league: League, events: list[EventResults], *, replace: bool 
         settle_tickets(league, month)
     drop_unused(replaced)  # R-MEM-1: a name the file corrected leaves no empty member behind
     return ImportSummary(len(events), len(rows), len(new), new_venues, tuple(sorted(months)))
+
+
+def _in_another_game(league: League, nights: list[tuple[int | None, EventResults]]) -> list[str]:
+    """R-LATE-4 against the league's own nights: a file's player who is already in the field of another
+    night of the league starting at the same date and time (not the file's own nights, given with their
+    event ids where they exist already) is named at their line. The file against itself:
+    league.results_file.one_game_at_a_time."""
+    written = {event_id for event_id, _ in nights if event_id is not None}
+    # A night with no start time could be an afternoon's or an evening's: only a known time is a clash.
+    starts = {(found.date, found.start_time) for _, found in nights if found.start_time is not None}
+    if not starts:
+        return []
+    taken: dict[tuple, Event] = {}
+    for member_key, event in db.session.execute(
+            db.select(Member.name_key, Event).join(Entry, Entry.member_id == Member.id)
+            .join(Event, Entry.event_id == Event.id)
+            .options(joinedload(Event.venue))
+            .where(Event.league_id == league.id, Event.date.in_({date for date, _ in starts}),
+                   Entry.status.in_(FIELD), Event.id.not_in(written or {0}))).all():
+        if (event.date, event.start_time) in starts:
+            taken.setdefault((event.date, event.start_time, member_key), event)
+    problems = []
+    for _, found in nights:
+        for row in found.rows:
+            other = taken.get((found.date, found.start_time, name_key(row.player)))  # a None time finds none
+            if other is not None and row.status != EntryStatus.NO_SHOW:
+                problems.append(f"line {row.line}: {row.player} is already in the {other.venue.name} night of "
+                                f"{other.date.isoformat()} at {other.start_time:%H:%M}: one player cannot be in two "
+                                "games at once (R-LATE-4)")
+    return problems
 
 
 def _money_problems(league: League, events: list[EventResults]) -> list[str]:
@@ -163,12 +194,14 @@ def preview_import(league: League, events: list[EventResults], *, replace: bool 
     with_results = set(db.session.scalars(db.select(Entry.event_id).where(
         Entry.event_id.in_([e.id for e in existing.values()])).distinct())) if existing else set()
     nights, problems, months, new_venues, new_members = [], _money_problems(league, events), set(), {}, {}
+    own: list[tuple[int | None, EventResults]] = []  # the file's nights, with their event ids where they exist
     for found in events:
         venue = venues.get(name_key(found.venue))
         if venue is None:
             new_venues.setdefault(name_key(found.venue), found.venue)
         event = existing.get((venue.id, found.date, found.start_time)) if venue is not None else None
         change = "new" if event is None else ("replaces" if event.id in with_results else "fills")
+        own.append((event.id if event is not None else None, found))
         if change == "replaces" and not replace:
             problems.append(f"line {found.first_line}: {found.describe()} already has results "
                             "(tick “replace” to overwrite them)")
@@ -178,6 +211,7 @@ def preview_import(league: League, events: list[EventResults], *, replace: bool 
                 new_members.setdefault(name_key(row.player), row.player)
         # R-PTS-5: the players who took a seat; a no-show on the file is not one.
         nights.append(NightPreview(found, change, sum(row.status != EntryStatus.NO_SHOW for row in found.rows)))
+    problems += _in_another_game(league, own)
     return ImportPreview(tuple(nights), tuple(new_members.values()), tuple(new_venues.values()),
                          sum(len(n.night.rows) for n in nights), tuple(sorted(months)), tuple(problems))
 

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from services import demo, export, leagues
+from league.results_file import ResultsFileError, parse_results
+from services import demo, export, leagues, results
 from services.models import Entry, Event, League, Member, User, Venue
 from tests.conftest import csrf_token, login, make_app
 from tests.fixtures.results import HEADER, five_player_night, seed_results
@@ -274,3 +275,25 @@ def test_r_late_4_a_file_seating_one_player_in_two_games_at_once_is_refused_with
     assert response.status_code == 422 and 'name="token"' not in page
     assert "line 4: Ann is also in 2026-11-03 19:00 at Rose on line 2" in page and "line 5: Bob" in page
     assert snapshot() == before
+
+
+def test_r_late_4_a_file_seating_a_player_already_in_a_league_night_at_that_time_is_refused(client, league, organiser):
+    """R-LATE-4 against the database: Ann and Bob played the Rose at 19:00 on 3 November; a later file
+    seating Ann at the Anchor at that date and time is refused at her line (preview and import alike),
+    while the Anchor at 21:00 and the Rose night itself, replaced, are no clash."""
+    seed_results(league, five_player_night("2026-11-03", "Rose", ["Ann", "Bob", "Cat", "Dan", "Eve"]))
+    organiser_client(client)
+    anchor = HEADER + "2026-11-03,19:00,Anchor,nightly,1,Zed,\n2026-11-03,19:00,Anchor,nightly,2,Ann,\n"
+    before = snapshot()
+    response = upload(client, anchor)
+    page = response.get_data(as_text=True).replace("&#39;", "'")
+    assert response.status_code == 422 and 'name="token"' not in page
+    assert "line 3: Ann is already in the Rose night of 2026-11-03 at 19:00" in page and "Zed is" not in page
+    assert snapshot() == before
+    with pytest.raises(ResultsFileError, match="line 3: Ann is already in the Rose night"):
+        results.import_results(league, parse_results(anchor))
+    db.session.rollback()
+    later = anchor.replace("19:00", "21:00")
+    assert upload(client, later).status_code == 200
+    rose_again = HEADER + "2026-11-03,19:00,Rose,nightly,1,Ann,\n2026-11-03,19:00,Rose,nightly,2,Bob,\n"
+    assert upload(client, rose_again, replace=True).status_code == 200
