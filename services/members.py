@@ -256,11 +256,26 @@ def merge(kept: Member, merged: Member, user_id: int | None) -> MemberMerge:
         elif getattr(kept, column) in (None, "") and getattr(merged, column) not in (None, ""):
             setattr(kept, column, getattr(merged, column))
     merged.merged_into_id = kept.id
+    moved["presented"] = _presented_goes_with_the_person(kept, merged, months)
     row = MemberMerge(league_id=kept.league_id, kept_id=kept.id, merged_id=merged.id, user_id=user_id, moved=moved)
     db.session.add(row)
     db.session.flush()
     _settle_again(kept, months)
     return row
+
+
+def _presented_goes_with_the_person(kept: Member, merged: Member, months: list[str]) -> list[int]:
+    """R-QUAL-3: where the person presented the merged record's ticket at the final, the one ticket they
+    keep carries that presentation (settling the month again deletes the merged record's ticket). The
+    ids of the kept tickets marked, for undo_merge to clear."""
+    marked = []
+    for month in months:
+        theirs, ours = (db.session.scalar(db.select(Ticket).where(Ticket.member_id == m.id, Ticket.month == month))
+                        for m in (merged, kept))
+        if theirs.presented_at is not None and ours.presented_at is None:
+            ours.presented_at, ours.presented_event_id = theirs.presented_at, theirs.presented_event_id
+            marked.append(ours.id)
+    return marked
 
 
 def _settle_again(member: Member, months: list[str]) -> None:
@@ -289,8 +304,16 @@ def undo_merge(merge_row: MemberMerge) -> None:
         setattr(kept, column, _unplain(Member.__table__.columns[column], value))
     merged.merged_into_id = None
     merge_row.undone_at = utcnow()
+    marked = list(db.session.scalars(db.select(Ticket).where(Ticket.id.in_(merge_row.moved.get("presented") or []))))
+    presented = {t.month: (t.presented_at, t.presented_event_id) for t in marked}
+    for ticket in marked:
+        ticket.presented_at, ticket.presented_event_id = None, None
     db.session.flush()
-    _settle_again(kept, merge_row.moved.get("resettled") or [])  # R-QUAL-2: each record its own ticket again
+    _settle_again(kept, merge_row.moved.get("resettled") or [])
+    for month, (at, final_id) in presented.items():  # the presentation goes back to the record that made it
+        ticket = db.session.scalar(db.select(Ticket).where(Ticket.member_id == merged.id, Ticket.month == month))
+        if ticket is not None:
+            ticket.presented_at, ticket.presented_event_id = at, final_id  # R-QUAL-2: each record its own ticket again
 
 
 def drop_unused(member_ids: set[int]) -> list[str]:

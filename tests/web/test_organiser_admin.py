@@ -347,6 +347,33 @@ def test_r_qual_2_merging_two_ticket_holders_of_one_month_passes_the_second_tick
     assert holders()["Kimberly"] == (10, 1) and "Ivy" not in holders()
 
 
+def test_r_qual_3_a_ticket_presented_at_the_final_stays_presented_when_its_record_is_merged(olive, league):
+    """R-QUAL-2/3: Kimberly (the same person as Kim) presented her ticket at the final; merging her into Kim
+    leaves the person one ticket, still marked presented at that final, and Undo gives the mark back to
+    Kimberly's own ticket."""
+    seed_results(league, five_player_night("2026-11-03", "Rose", ["Kim", "Ann", "Bob", "Cat", "Dan"])
+                 + five_player_night("2026-11-10", "Rose", ["Kimberly", "Eve", "Fay", "Gus", "Hal", "Ivy"]))
+    kim, typo = member("Kim"), member("Kimberly")
+    final = Event(league_id=league.id, venue_id=db.session.scalar(db.select(Venue.id)), event_type="monthly_final",
+                  date=dt.date(2026, 12, 1), start_time=dt.time(19, 0), status="settled", final_month="2026-11")
+    db.session.add(final)
+    db.session.flush()
+    ticket = db.session.scalar(db.select(Ticket).where(Ticket.member_id == typo.id))
+    at = dt.datetime(2026, 12, 1, 8, 30)
+    ticket.presented_at, ticket.presented_event_id = at, final.id
+    db.session.commit()
+
+    def presented():
+        db.session.expire_all()
+        return {t.member.name: (t.presented_at, t.presented_event_id) for t in db.session.scalars(db.select(Ticket))
+                if t.presented_at is not None}
+    assert post(olive, f"{BASE}/members/{kim.id}/merge", other=str(typo.id)).status_code == 200
+    assert presented() == {"Kim": (at, final.id)}
+    merge = db.session.scalar(db.select(MemberMerge))
+    assert post(olive, f"{BASE}/merges/{merge.id}/undo").status_code == 200
+    assert presented() == {"Kimberly": (at, final.id)}
+
+
 def test_r_mem_1_a_re_import_that_corrects_a_name_leaves_no_empty_member(league):
     seed_results(league, five_player_night("2026-11-03", "Rose", ["Ann", "Bbo", "Cat", "Dan", "Eve"]))
     night = db.session.scalar(db.select(Event))
