@@ -137,6 +137,11 @@ def test_every_screen_in_both_themes_passes_axe(league, phone, screenshot, theme
     for name, path in league.host.items():
         host.goto(league.url + path)
         findings.look(host, f"host {name}")
+    # A player's sheet as it opens over the roster (a dialog, not the floor page above).
+    host.goto(f"{league.url}/host/events/{league.ids.tonight}/players")
+    host.locator("#players").get_by_role("link", name="O'Brien <b>").first.click()
+    expect(host.locator("#sheet")).to_be_visible()
+    findings.look(host, "host player's sheet")
     # The states in red and green: a called clock (Stop the called clock, its banner on the TV
     # too), a paused clock (Resume), a structure the editor refuses.
     host.goto(f"{league.url}/host/events/{league.ids.tonight}")
