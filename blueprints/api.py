@@ -239,6 +239,14 @@ def document() -> dict[str, Any]:
                 required=["event_id", "version", "server_time_ms", "running", "started", "registration_open",
                           "prizes", "settled", "result", "state", "structure"],
                 closed=False)), 404),
+        "/api/events/{event_id}/seats": _get(
+            "Tonight's seats by name (R-SEAT-1..4), as the room sees them at the tables.", [_EVENT_ID],
+            _answer("The players in the game with a seat, table by table; `final_table` once it is drawn "
+                    "(R-SEAT-4). The big screen reads it when the clock's `seats` digest moves.", _object({
+                        "event_id": _INT, "final_table": {"type": "boolean"},
+                        "seats": {"type": "array", "items": _object(
+                            {"table": {"type": "integer", "minimum": 1}, "seat": {"type": "integer", "minimum": 1},
+                             "name": _TEXT})}})), 404),
         "/api/leagues": {"get": {"summary": "Every league on this server.", "responses": {
             "200": _answer("The leagues by name.", _object({"leagues": {"type": "array", "items": _ref("League")}}))}}},
         "/api/leagues/{slug}": _get(

@@ -6,10 +6,11 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 from sqlalchemy import exc
 
 from blueprints import event_or_404
-from live import notices
+from live import notices, seats
 from live.announce import render_clock
 from live.payload import clock_payload
 from services import clocks
+from services.night_snapshot import read_night
 from wiring import health
 from wiring.extensions import db
 
@@ -33,6 +34,13 @@ def server_time():
 def clock_json(event_id: int):
     """R-CLOCK-1..4: the live clock of an event (public read)."""
     return _json(clock_payload(event_or_404(event_id)))
+
+
+@bp.route("/api/events/<int:event_id>/seats")
+def seating_json(event_id: int):
+    """R-SEAT-1..4: tonight's seats by name (public read, as the room sees them at the tables): the big
+    screen fetches it when the clock's seat digest moves, to say who moved where."""
+    return _json(seats.seating_list(read_night(event_or_404(event_id))))
 
 
 @bp.route("/events/<int:event_id>/stream")

@@ -103,3 +103,13 @@ def seat_notice(night: NightSnapshot, entry: Entry, was: str | None, shown: str 
     if was == UNSEATED:
         return SeatNotice("final" if final else "drawn", entry.table_no, entry.seat_no)
     return SeatNotice("final" if final else "moved", entry.table_no, entry.seat_no)
+
+
+def seating_list(night: NightSnapshot) -> dict:
+    """R-SEAT-1..4: who sits where tonight, table by table, for the room's big screen (its voice says
+    each move by name: "Wren: table 1, seat 8"). Only the players in the game with a seat; what the
+    room already sees at the tables, nothing more (no member id, no card)."""
+    seated = sorted(((e.table_no, e.seat_no, e.member.name) for e in night.entries
+                     if seat_token(e) != UNSEATED), key=lambda row: row[:2])
+    return {"event_id": night.event.id, "final_table": night.final_table_drawn,
+            "seats": [{"table": table, "seat": seat, "name": name} for table, seat, name in seated]}
