@@ -1,5 +1,5 @@
 """The big screen's voice (static/js/voice.js): with its switch on, the TV says a level change ("Level 2.
-Blinds 50, 100"), a table break and each move by name ("Wren: table 1, seat 8"), and the called clock's
+Blinds 50, 100"), a table break, the final table and each move by name ("Wren: table 1, seat 8"), and the called clock's
 last seconds, one at a time in Australian English. What it says is read from the text it queued
 (window.shuffleupSaid) and from a stand-in for the speech engine that records each utterance and
 whether another was still being spoken."""
@@ -79,6 +79,23 @@ def test_the_tv_says_the_level_the_moves_and_the_called_clock_one_at_a_time(live
     assert moves
     tv.wait_for_function("n => window.shuffleupSaid.length >= n", arg=1 + len(moves))
     assert said(tv) == [f"Table {broken} breaks."] + moves
+
+    # The final table: said once, then each player whose seat changed
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        for name in [n for n in player_names(21) if n in after][:9]:
+            bust_out(event, name)
+        db.session.remove()
+    before, heard = seats(app, event_id), len(said(tv))
+    host.reload()
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.get_by_role("button", name="Draw the final table").click()
+    expect(host.locator("#players .answer-bar .flash")).to_have_text("Final table drawn")
+    after = seats(app, event_id)
+    moves = [f"{name}: table 1, seat {seat}" for name, (_, seat) in sorted(after.items(), key=lambda i: i[1])
+             if before[name] != (1, seat)]
+    tv.wait_for_function("n => window.shuffleupSaid.length >= n", arg=heard + 1 + len(moves))
+    assert said(tv)[heard:] == ["Final table. Everyone to table 1."] + moves
 
     # The next level, said after the chime every phone plays at that moment
     host.goto(f"{base}/host/events/{event_id}")
