@@ -17,10 +17,13 @@ def bust(night: NightSnapshot, stacks: dict[Entry, int | None], journal: Journal
     is derived again from the field as it stands (services.places): they take the worst places still
     open, larger stack higher, equal stacks sharing. During a hand-for-hand hand they are recorded
     against it, in the same step as everyone out in it at any table, and all share, whatever their
-    stacks (R-HFH-3); once the players left are the paid places, hand-for-hand ends by itself
+    stacks (R-HFH-3), until the clock runs again: a table finishing the hand after the bubble burst at
+    another still shares. Once the players left are the paid places, hand-for-hand ends by itself
     (R-HFH-1). Returns their positions."""
     event = night.event
-    hand = event.hand_number if event.hand_for_hand else None
+    # R-HFH-3: the last hand-for-hand hand until the clock runs again (services.clocks), so a table
+    # finishing the hand after the bubble burst at another still shares
+    hand = event.hand_number
     if hand is not None:
         stacks = dict.fromkeys(stacks)  # R-HFH-3 replaces the order by stacks: none is needed
     status = {e.id: e.status for e in night.entries}
@@ -61,7 +64,7 @@ def _end_at_the_bubble(night: NightSnapshot, journal: Journal) -> None:
     left = sum(1 for e in night.entries if e.status == EntryStatus.PLAYING)
     if hand_for_hand.bubble_burst(left, night.paid_places):
         journal.touch(event)
-        event.hand_for_hand, event.hand_number = False, None
+        event.hand_for_hand = False  # its last hand stays, for the other tables finishing it (R-HFH-3)
 
 
 def disqualify(night: NightSnapshot, entry: Entry, reason: str, journal: Journal, user_id: int | None,

@@ -131,7 +131,8 @@ def _hand_for_hand(event: Event, action: str, state: clock.ClockState, now: int
     """R-HFH-1/2: a hand-for-hand tap, checked: the clock as it leaves it, the event's hand-for-hand
     columns it writes, and the journal's words. On: the clock stops; Next hand: a new hand, numbered
     through the night, and the set minutes off the level; off: the clock stays stopped (the host
-    resumes it, as after a pause)."""
+    resumes it, as after a pause), and the last hand stays the one bust-outs are recorded in until it
+    runs again (the other tables may still be finishing it, R-HFH-3)."""
     structure = structure_of(event)
     on = event.hand_for_hand
     if action == "hand_for_hand_on":
@@ -140,8 +141,8 @@ def _hand_for_hand(event: Event, action: str, state: clock.ClockState, now: int
                 "Hand-for-hand on: the clock stops between hands")
     if action == "hand_for_hand_off":
         hand_for_hand.check_off(on)
-        return (clock.adjust(structure, state, now, 0), {"hand_for_hand": False, "hand_number": None},
-                "Hand-for-hand off")
+        # the last hand stays the one a bust-out still to be recorded is in, until the clock runs again
+        return clock.adjust(structure, state, now, 0), {"hand_for_hand": False}, "Hand-for-hand off"
     hand_for_hand.check_next_hand(on)
     minutes = hand_for_hand.minutes_per_hand(event.setting("hand_for_hand_minutes"))
     number = hand_for_hand.next_hand_number(event.hands_dealt or 0)
@@ -184,9 +185,11 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     elif action in ACTIONS:
         if action in ("start", "resume"):
             hand_for_hand.check_clock_runs(event.hand_for_hand)
+            # R-HFH-3: play runs again: the last hand-for-hand hand is over, no bust-out is in it now
+            values = {"hand_number": None} if event.hand_number is not None else {}
         new = ACTIONS[action](structure_of(event), state, now)
         if action == "start":
-            values = {"status": EventStatus.RUNNING}  # play has commenced
+            values["status"] = EventStatus.RUNNING  # play has commenced
     else:
         raise ValueError(f"unknown clock action {action!r}")
     values.update(clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
