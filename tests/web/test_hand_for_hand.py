@@ -6,7 +6,7 @@ import pytest
 from services.models import Action
 from tests.fixtures.cash import as_cash_night
 from tests.fixtures.host import bust, clock, host_op, seated_down_to, tap
-from tests.fixtures.roster import settle_night
+from tests.fixtures.roster import bust_out, settle_night
 from tests.fixtures.rows import entries, last_open_action
 from wiring.extensions import db
 
@@ -18,11 +18,16 @@ def bubble(client, night):
     """A $30 cash night ($20 to the pool, $100 guaranteed) of 15 at two tables, 3 paid (20 % of the
     field), down to 5 left with its clock started: the money bubble is near. The entries by name."""
     as_cash_night(night, 30, 20, 100)
-    seated = seated_down_to(client, night, 15, 10)
+    seated_down_to(client, night, 15, 0)
+    first, second = left_at_tables(night).values()  # tables of 8 and 7 (R-SEAT-1)
+    keep = {*first[:3], *second[:2]}  # so both tables still play at the bubble, whatever the draw
+    for name in sorted(entries(night)):
+        if name not in keep:
+            bust_out(night, name)
     night.settings = {**(night.settings or {}), "payout_percent": 20}  # the night's own snapshot
     db.session.commit()
     assert tap(client, night, "start").status_code == 200
-    return seated
+    return entries(night)
 
 
 def left_at_tables(night):
