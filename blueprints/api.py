@@ -223,21 +223,27 @@ def document() -> dict[str, Any]:
         "/api/time": {"get": {"summary": "The server's clock in epoch ms (R-CLOCK-3).", "responses": {
             "200": _answer("The server's time.", _object({"server_time_ms": _INT}))}}},
         "/api/events/{event_id}/clock": _get(
-            "The live clock of a night (R-CLOCK-1..4); once it is settled, its result.", [_EVENT_ID],
+            "The live clock of a night (R-CLOCK-1..4, R-HFH-1/2); once it is settled, its result.", [_EVENT_ID],
             _answer("The clock payload every phone reads. A settled night's clock has stopped (`running` and "
                     "`registration_open` false, `settled` true) and `result` holds what every screen shows in "
                     "its place: the top 10 and everyone paid or given a Monthly Final ticket, in finishing "
                     "order (the whole field is at `/api/events/{event_id}/results`). `prizes` are the prizes "
-                    "by place as paid: after an agreed deal (R-PAY-2), its shares in the places it fixed.",
+                    "by place as paid: after an agreed deal (R-PAY-2), its shares in the places it fixed. "
+                    "`hand_for_hand` says whether the night plays hand-for-hand at the money bubble (R-HFH-1) "
+                    "and `hand` the number of the hand every table is dealing (null before the host's first "
+                    "Next hand, and whenever hand-for-hand is off); `hand_for_hand_suggested`, whether the "
+                    "host's screen suggests switching it on.",
                     _object(
                 {"event_id": _INT, "version": _INT, "server_time_ms": _INT, "level": {"type": ["integer", "null"]},
                  "running": {"type": "boolean"}, "started": {"type": "boolean"}, "remaining_ms": _INT,
                  "registration_open": {"type": "boolean"}, "players_left": _COUNT,
                  "prizes": {"type": "array", "items": _COUNT}, "settled": {"type": "boolean"},
                  "result": {"type": ["array", "null"], "items": _ref("Result")},
-                 "state": {"type": "object"}, "structure": {"type": "array"}},
+                 "state": {"type": "object"}, "structure": {"type": "array"},
+                 "hand_for_hand": {"type": "boolean"}, "hand": {"type": ["integer", "null"], "minimum": 1},
+                 "hand_for_hand_suggested": {"type": "boolean"}},
                 required=["event_id", "version", "server_time_ms", "running", "started", "registration_open",
-                          "prizes", "settled", "result", "state", "structure"],
+                          "prizes", "settled", "result", "state", "structure", "hand_for_hand", "hand"],
                 closed=False)), 404),
         "/api/events/{event_id}/seats": _get(
             "Tonight's seats by name (R-SEAT-1..4), as the room sees them at the tables.", [_EVENT_ID],

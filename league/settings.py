@@ -5,7 +5,7 @@ Pure rules (no Flask, no database). A league's settings are a flat mapping of ke
 database keeps them (the League row's columns and its `settings` JSON, per event type), `to_stored`
 writes them back, and `event_snapshot` is what a new night keeps of them, so that a change applies to
 nights created after it (R-CHIP-1, R-CHIP-2, R-LATE-1, R-ENTRY-1, R-PAY-1, R-PAY-3, R-QUAL-2,
-R-CLOCK-4, R-PEN-2, R-PTS-8).
+R-CLOCK-4, R-PEN-2, R-PTS-8, R-HFH-2).
 """
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from league.chips import BONUS_KINDS, BONUS_LABELS, DEFAULT_BONUS_VALUES, DEFAULT_STARTING_STACKS
 from league.events import EVENT_TYPES
 from league.finals import FINALS
+from league.hand_for_hand import DEFAULT_MINUTES as HFH_DEFAULT_MINUTES
+from league.hand_for_hand import MAX_MINUTES as HFH_MAX_MINUTES
 from league.payouts import HOUSE_TABLES, MONEY_MAX, default_money
 from league.pools import default_shares
 from league.statuses import LeagueKind
@@ -95,6 +97,8 @@ def _event_settings(event_type: str) -> list[Setting]:
         Setting(g, "reentry_limit", "Re-entries per player", Kind.WHOLE, "R-ENTRY-1", 1, MAX_REENTRIES),
         Setting(g, "reentry_until_minutes", "Re-entries until (blank: when registration closes)",
                 Kind.WHOLE_OR_NONE, "R-ENTRY-1", 1, MAX_MINUTES, unit="minutes of play"),
+        Setting(g, "hand_for_hand_minutes", "Hand-for-hand: time each hand takes off the level", Kind.WHOLE,
+                "R-HFH-2", 1, HFH_MAX_MINUTES, unit="minutes"),
         Setting(g, "buy_in", "Buy-in", Kind.WHOLE, "R-PAY-3", 0, MONEY_MAX, unit="$", money=True),
         Setting(g, "guarantee", "Guarantee", Kind.WHOLE, "R-PAY-1", 0, MONEY_MAX, unit="$", money=True),
         Setting(g, "pool_share", "To the night's prize pool, per buy-in", Kind.WHOLE, "R-PAY-3", 0, MONEY_MAX,
@@ -135,8 +139,9 @@ def thpa_defaults(league_kind: str) -> dict[str, Any]:
     """Every setting's THPA default for a league of this kind ("free" or "cash"): points from nightly and
     high-roller games only (R-PTS-8); R-CHIP-1's stacks and bonus values, R-FIN's for finals; food and
     drink at the start and the major break (R-CHIP-2); registration to the major break (R-LATE-1);
-    no re-entries (R-ENTRY); the money of league.payouts.default_money and the Monthly Final and Top-50
-    shares of league.pools.default_shares, the ones the organiser's ledger counts (R-PAY-3); pass-down
+    no re-entries (R-ENTRY); two minutes off the level for each hand-for-hand hand (R-HFH-2); the
+    money of league.payouts.default_money and the Monthly Final and Top-50 shares of
+    league.pools.default_shares, the ones the organiser's ledger counts (R-PAY-3); pass-down
     on for free leagues, off for cash (R-QUAL-2); 10 % paid and the house table (R-PAY-1); a 70-second
     called clock (R-CLOCK-4); 30 hands an hour (R-PEN-2); Sydney."""
     values: dict[str, Any] = {
@@ -152,6 +157,7 @@ def thpa_defaults(league_kind: str) -> dict[str, Any]:
             f"{name}.bonus_windows": BonusWindows.START_AND_MAJOR_BREAK.value,
             f"{name}.registration_close_minutes": None, f"{name}.reentry": ReEntry.OFF.value,
             f"{name}.reentry_limit": 1, f"{name}.reentry_until_minutes": None,
+            f"{name}.hand_for_hand_minutes": HFH_DEFAULT_MINUTES,
             f"{name}.buy_in": money.buy_in, f"{name}.guarantee": money.guarantee,
             f"{name}.pool_share": money.pool_share, f"{name}.final_share": shares.final_share,
             f"{name}.top50_share": shares.top50_share})

@@ -19,7 +19,7 @@ from wiring.extensions import db
 
 # The payload's keys a stream message carries: what clock.js cannot derive from state + structure.
 STREAMED = ("event_id", "version", "server_time_ms", "state", "shot", "players_left", "average_stack", "seats",
-            "prizes", "structure_digest", "settled")
+            "prizes", "structure_digest", "settled", "hand_for_hand", "hand", "hand_for_hand_suggested")
 
 
 def render_clock(event_id: int) -> tuple[int, bytes]:

@@ -80,6 +80,11 @@ def streamed(event: Event, at_ms: int | None = None, *, field_version: int | Non
         # apart from the kept field part: it moves when another night of that month is settled)
         "pool_shares": pool_shares.shares_drawn(event) if not part["prizes"] and event.buy_in else 0,
         "shot": shot,
+        # R-HFH-1/2: hand-for-hand, the hand in play on every table (None before the host's first Next
+        # hand), and whether the host's screen suggests switching it on
+        "hand_for_hand": bool(event.hand_for_hand),
+        "hand": event.hand_number if event.hand_for_hand else None,
+        "hand_for_hand_suggested": part["hand_for_hand_suggested"],
         "state": {"index": state.index, "item_elapsed_ms": state.item_elapsed_ms,
                   "running_since_ms": state.running_since_ms, "started": state.started},
         "structure_digest": structure_digest(event),
@@ -98,9 +103,9 @@ class _Kept:
 
 
 def field_part(event: Event, version: int, night: NightSnapshot | None = None) -> dict[str, Any]:
-    """R-PTS-5, R-CHIP-3, R-PAY-1/2, R-SEAT-1..4: the payload's part that only the field changes (players
-    left, the seat digest, the average stack, the prizes as paid, a settled night's result), as of the
-    event's `version`.
+    """R-PTS-5, R-CHIP-3, R-PAY-1/2, R-SEAT-1..4, R-HFH-1: the payload's part that only the field changes
+    (players left, the seat digest, the average stack, the prizes as paid, a settled night's result,
+    whether hand-for-hand is suggested), as of the event's `version`.
 
     Every write to a night's entries, bonus chips or journal moves its version on (lock_event), and
     a clock tap moves it on without touching them (`carry`): so this process reads the field (three
@@ -116,7 +121,8 @@ def field_part(event: Event, version: int, night: NightSnapshot | None = None) -
     _, average = night.chip_count()
     part = {"players_left": night.players_left, "seats": seats.seat_digest(night),
             "average_stack": average, "prizes": tuple(night.prizes),
-            "result": results.board(night) if event.status == EventStatus.SETTLED else None}
+            "result": results.board(night) if event.status == EventStatus.SETTLED else None,
+            "hand_for_hand_suggested": night.hand_for_hand_suggested}
     # The league's settings count only if reading the field read them (a night without the settings'
     # snapshot, a final's kind): when the league was loaded already, it is counted to be safe.
     league = _league_inputs(event) if had_league or "league" in event.__dict__ else None

@@ -12,9 +12,10 @@ from typing import Any
 from sqlalchemy import bindparam, inspect, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from league import clock, structures
-from league.statuses import EventStatus
-from services.models import Event
+from league import clock, hand_for_hand, structures
+from league.statuses import EntryStatus, EventStatus
+from services.journal import Journal
+from services.models import Entry, Event
 from wiring.extensions import db
 
 MINUTE_MS = 60_000
@@ -116,13 +117,48 @@ def _clock_write(columns: tuple[str, ...]):
     return statement
 
 
+# R-HFH-1/2: the clock form's hand-for-hand actions; unlike the other taps each is journalled (Undo).
+HAND_FOR_HAND_ACTIONS = ("hand_for_hand_on", "hand_for_hand_off", "next_hand")
+
+
+def _players_left(event: Event) -> int:
+    return db.session.scalar(db.select(db.func.count()).select_from(Entry).where(
+        Entry.event_id == event.id, Entry.status == EntryStatus.PLAYING)) or 0
+
+
+def _hand_for_hand(event: Event, action: str, state: clock.ClockState, now: int
+                   ) -> tuple[clock.ClockState, dict[str, Any], str]:
+    """R-HFH-1/2: a hand-for-hand tap, checked: the clock as it leaves it, the event's hand-for-hand
+    columns it writes, and the journal's words. On: the clock stops; Next hand: a new hand, numbered
+    through the night, and the set minutes off the level; off: the clock stays stopped (the host
+    resumes it, as after a pause), and the last hand stays the one bust-outs are recorded in until it
+    runs again (the other tables may still be finishing it, R-HFH-3)."""
+    structure = structure_of(event)
+    on = event.hand_for_hand
+    if action == "hand_for_hand_on":
+        hand_for_hand.check_on(on, state.started, _players_left(event))
+        return (hand_for_hand.stop(structure, state, now), {"hand_for_hand": True, "hand_number": None},
+                "Hand-for-hand on: the clock stops between hands")
+    if action == "hand_for_hand_off":
+        hand_for_hand.check_off(on)
+        # the last hand stays the one a bust-out still to be recorded is in, until the clock runs again
+        return clock.adjust(structure, state, now, 0), {"hand_for_hand": False}, "Hand-for-hand off"
+    hand_for_hand.check_next_hand(on)
+    minutes = hand_for_hand.minutes_per_hand(event.setting("hand_for_hand_minutes"))
+    number = hand_for_hand.next_hand_number(event.hands_dealt or 0)
+    return (hand_for_hand.deal(structure, state, now, minutes), {"hand_number": number, "hands_dealt": number},
+            f"Next hand: hand {number} on every table, {minutes} min off the level")
+
+
 def act(event: Event, action: str, seen_version: int, *, index: int | None = None,
-        seat: str | None = None) -> clock.ClockState:
-    """R-CLOCK-3/4: apply one host action to the clock the host last saw (`seen_version`).
+        seat: str | None = None, user_id: int | None = None) -> clock.ClockState:
+    """R-CLOCK-3/4, R-HFH-1/2: apply one host action to the clock the host last saw (`seen_version`).
 
     Raises StaleClock when the clock moved on since (nothing changes), ValueError when the rule
-    refuses (e.g. pausing a paused clock). The write is conditional on the version, so two hosts
-    tapping at the same moment cannot both win. The caller commits and publishes.
+    refuses (e.g. pausing a paused clock, Next hand without hand-for-hand). The write is conditional
+    on the version, so two hosts tapping at the same moment cannot both win. A hand-for-hand action
+    is journalled too, by `user_id` (Undo takes it back; like every undo, not the clock's time). The
+    caller commits and publishes.
     """
     if event.status == EventStatus.CANCELLED:
         raise ValueError("This night was cancelled: its clock can't run (undo the cancellation first).")
@@ -134,7 +170,12 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
         raise StaleClock()
     now = now_ms()
     values: dict[str, Any] = {}
-    if action == "jump":
+    log = None
+    if action in HAND_FOR_HAND_ACTIONS:
+        new, values, summary = _hand_for_hand(event, action, state, now)
+        log = Journal(event, user_id, action, summary)
+        log.touch(event)  # its hand-for-hand columns as they were, for Undo
+    elif action == "jump":
         new = clock.jump_to(structure_of(event), state, now, index if index is not None else -1)
     elif action in ("shot", "shot_off"):
         new = clock.ClockState(state.index, state.item_elapsed_ms, state.running_since_ms, state.started,
@@ -142,9 +183,13 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
         values = {"shot_started_ms": now if action == "shot" else None,
                   "shot_seat": (seat or "").strip()[:40] or None if action == "shot" else None}
     elif action in ACTIONS:
+        if action in ("start", "resume"):
+            hand_for_hand.check_clock_runs(event.hand_for_hand)
+            # R-HFH-3: play runs again: the last hand-for-hand hand is over, no bust-out is in it now
+            values = {"hand_number": None} if event.hand_number is not None else {}
         new = ACTIONS[action](structure_of(event), state, now)
         if action == "start":
-            values = {"status": EventStatus.RUNNING}  # play has commenced
+            values["status"] = EventStatus.RUNNING  # play has commenced
     else:
         raise ValueError(f"unknown clock action {action!r}")
     values.update(clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
@@ -159,6 +204,8 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     # version): the event shows them without reading the row again.
     for key, value in values.items():
         set_committed_value(event, key, value)
+    if log is not None:
+        log.record()
     return new
 
 

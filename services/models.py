@@ -9,7 +9,18 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import current_app
 from flask_login import UserMixin
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event, inspect
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+    event,
+    false,
+    inspect,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -268,6 +279,13 @@ class Event(db.Model):
     # A called clock (R-CLOCK-4): when it started (server ms) and for which seat; None when off.
     shot_started_ms: Mapped[int | None] = mapped_column(BigInteger)
     shot_seat: Mapped[str | None] = mapped_column(String(40))
+    # R-HFH-1/2: hand-for-hand at the money bubble; the hand in play, numbered through the night (None
+    # until the host's first Next hand since it was switched on), and the hands dealt so far tonight, so
+    # a second spell of hand-for-hand never numbers a hand twice (Entry.hfh_hand). Journalled: Undo takes
+    # a switch or a hand back.
+    hand_for_hand: Mapped[bool] = mapped_column(default=False, server_default=false())
+    hand_number: Mapped[int | None]
+    hands_dealt: Mapped[int] = mapped_column(default=0, server_default="0")
     # The check-in link's secret (R-MEM-1): unguessable, and dead once the event ends.
     check_in_code: Mapped[str] = mapped_column(String(43), unique=True, default=lambda: secrets.token_urlsafe(16))
     max_seats: Mapped[int] = mapped_column(default=10)
@@ -408,6 +426,9 @@ class Entry(db.Model):
     # disqualification has one of its own (R-PTS-5); numbers grow through the night.
     bust_hand: Mapped[int | None]
     stack_at_bust: Mapped[int | None] = mapped_column(BigInteger)
+    # R-HFH-3: the hand-for-hand hand this player went out in (Event.hand_number then); every player
+    # out in it, at any table, shares the places they cover. None for a bust-out outside hand-for-hand.
+    hfh_hand: Mapped[int | None]
     # The player's own starting stack where it differs by player (R-FIN: the High-roller Final's
     # 20,000/25,000/+2,000); None: the event type's (services.field.starting_stack).
     starting_stack: Mapped[int | None] = mapped_column(BigInteger)

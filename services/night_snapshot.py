@@ -19,7 +19,7 @@ from typing import NamedTuple
 from sqlalchemy import inspect
 from sqlalchemy.orm import defer, joinedload
 
-from league import chips, late_entry, payouts, pools, seating
+from league import chips, hand_for_hand, late_entry, payouts, pools, seating
 from league.finishing import positions_provisional
 from league.statuses import FIELD, STACK_IN_PLAY, STILL_IN, DealStatus, EntryStatus, EventStatus
 from services import clocks, pool_shares
@@ -172,6 +172,27 @@ class NightSnapshot:
         snap = event.settings or {}
         percent = snap.get("payout_percent", event.league.payout_percent)
         return payouts.prize_table(len(seated), pool, percent, event.setting("payout_table"))
+
+    @property
+    def paid_places(self) -> int:
+        """R-PAY-1: the places paid for the field as it stands: the night's percentage of the players who
+        took a seat, rounded down, at least 1 (on a free night too: the bubble is where points rise)."""
+        percent = (self.event.settings or {}).get("payout_percent", self.event.league.payout_percent)
+        return payouts.paid_places(max(len(self.entrants), 1), percent)
+
+    @property
+    def tables_in_play(self) -> int:
+        """R-HFH-1: the tables with a player still in seated at them."""
+        return len({e.table_no for e in self.entries if e.status == EntryStatus.PLAYING and e.table_no is not None})
+
+    @property
+    def hand_for_hand_suggested(self) -> bool:
+        """R-HFH-1: whether the host's screen suggests hand-for-hand now (it is off, and the players left
+        are no more than the paid places plus the tables in play, the bubble not yet burst)."""
+        if self.event.hand_for_hand or self.event.status != EventStatus.RUNNING:
+            return False
+        left = sum(1 for e in self.entries if e.status == EntryStatus.PLAYING)
+        return hand_for_hand.suggested(left, self.paid_places, self.tables_in_play)
 
     @property
     def next_step(self) -> int:

@@ -6,7 +6,9 @@ deals and settling all end by calling `place`.
 How the record is read from the entries (no column of its own):
 - The field is every entry that took a seat: playing, played or disqualified (league.statuses.FIELD).
   Pre-registered players not arrived, arrivals not yet confirmed and no-shows are not in it.
-- Bust-outs in one hand share `Entry.bust_hand`, with each one's `stack_at_bust` (R-PTS-6); a
+- Bust-outs in one hand share `Entry.bust_hand`, with each one's `stack_at_bust` (R-PTS-6); those out in
+  one hand-for-hand hand, at any table, share it too and have its number in `Entry.hfh_hand`: they all
+  share the places they cover, whatever their stacks (R-HFH-3); a
   disqualification takes a `bust_hand` number of its own, so it sits in the same order (R-PTS-5).
   Numbers only grow through a night (`next_step`), so their order is the order of elimination.
   A re-entry (R-ENTRY-2, services.reentries) clears the player's `bust_hand`: their earlier bust-out
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from league.finishing import Disqualification, Finishing, Hand, Step, finishing_positions
+from league.hand_for_hand import shared_hand
 from league.statuses import FIELD, PARTICIPANT_STATUSES, EntryStatus
 from services import Refused
 from services.journal import Journal
@@ -83,7 +86,9 @@ def record_of(event: Event, entries: list[Entry]) -> Record:
             return Disqualification(group[0].id)
         if len(group) == 1:
             return Hand.alone(group[0].id, group[0].stack_at_bust)
-        return Hand({e.id: 0 if shared else e.stack_at_bust for e in group})
+        if shared or group[0].hfh_hand is not None:  # R-HFH-3: a hand-for-hand hand's players all share
+            return shared_hand([e.id for e in group])
+        return Hand({e.id: e.stack_at_bust for e in group})
 
     older = sorted(unnumbered.items(), key=lambda item: (-item[0][0], item[0][1]))  # worst position first
     steps: list[Step] = []

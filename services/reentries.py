@@ -52,6 +52,7 @@ def re_enter(night: NightSnapshot, entry: Entry, journal: Journal) -> Entry:
         raise Refused(f"{entry.member.name} is still in a game at {elsewhere.venue.name}.")
     journal.touch(entry)
     entry.status, entry.bust_hand, entry.stack_at_bust = EntryStatus.PLAYING, None, None
+    entry.hfh_hand = None
     entry.table_no = entry.seat_no = entry.penalty_until = None
     entry.buy_ins += 1
     db.session.flush()

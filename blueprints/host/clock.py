@@ -1,6 +1,7 @@
 """The night's clock on the host's phone (R-CLOCK-1..4): the controls and the blind structure editor."""
 
 from flask import redirect, request, url_for
+from flask_login import current_user
 from markupsafe import Markup, escape
 
 from blueprints import commit_as_is, is_htmx, page_or_fragment
@@ -61,7 +62,7 @@ def event(event_id: int):
 
 
 def tap(event: Event, form) -> tuple[str | None, int, str | None]:
-    """R-CLOCK-3/4: one tap of the host's controls (`form`: their fields: action, version, index,
+    """R-CLOCK-3/4, R-HFH-1/2: one tap of the host's controls (`form`: their fields: action, version, index,
     seat): applied, committed and announced, or refused with nothing written.
     → (refusal, status, state): the refusal's words and 400/409/422, or None, 200 and the stream's
     message for the clock as written.
@@ -78,7 +79,7 @@ def tap(event: Event, form) -> tuple[str | None, int, str | None]:
         return str(garbled), 400, None
     try:
         new = clocks.act(event, form.get("action", ""), seen, index=None if level is None else level - 1,
-                         seat=form.get("seat"))
+                         seat=form.get("seat"), user_id=current_user.id)
     except clocks.StaleClock:
         db.session.rollback()
         return "The clock changed on another screen; here it is now. Tap again if needed.", 409, None
@@ -95,7 +96,8 @@ def tap(event: Event, form) -> tuple[str | None, int, str | None]:
 
 @bp.route("/events/<int:event_id>/clock", methods=["POST"])
 def clock_action(event_id: int):
-    """R-CLOCK-3/4: start, pause, resume, next, previous, ±1 min, jump, call the clock (`tap`).
+    """R-CLOCK-3/4, R-HFH-1/2: start, pause, resume, next, previous, ±1 min, jump, call the clock,
+    hand-for-hand on and off, next hand (`tap`).
 
     The host's answer comes after the phones': the controls and the message the phones got (not the
     clock fragment: clock.js draws it on the host's screen). The same taps also come over the

@@ -23,6 +23,12 @@ function syncControls() {
       : state.running_since_ms != null ? ["pause", "Pause"] : ["resume", "Resume"];
   }
   if (shown.shot && form.elements.seat) form.elements.seat.value = "";   // the called clock shows it now
+  // R-HFH-1/2: hand-for-hand's rows, the hand in play, and the suggestion at the money bubble
+  for (const row of findAll("[data-hfh-on]", form)) row.hidden = !shown.hand_for_hand;
+  for (const row of findAll("[data-hfh-off]", form)) row.hidden = !!shown.hand_for_hand;
+  for (const note of findAll("[data-hfh-suggested]", form)) note.hidden = !shown.hand_for_hand_suggested;
+  const hand = form.querySelector("[data-hfh-hand]");
+  if (hand) hand.textContent = "Hand-for-hand: " + (shown.hand ? `hand ${shown.hand} in play` : "no hand dealt yet");
   for (const row of findAll("[data-shot-on]", form)) row.hidden = !shown.shot;
   for (const row of findAll("[data-shot-off]", form)) row.hidden = !!shown.shot;
   form.querySelector(".error")?.remove();

@@ -101,7 +101,8 @@ function paint(element, clock, view, shot) {
   };
   const blinds = level => `${chips(level.small_blind)} / ${chips(level.big_blind)}`;
   const time = view.overtime_ms ? "+" + clockTime(view.overtime_ms) : clockTime(view.remaining_ms);
-  const stateText = !view.started ? "Not started" : !view.running ? "Paused" : view.overtime_ms ? "Overtime" : "";
+  const stateText = clock.hand_for_hand ? "Hand-for-hand"
+    : !view.started ? "Not started" : !view.running ? "Paused" : view.overtime_ms ? "Overtime" : "";
   const next = view.next_item;
   setField("level", view.is_break ? view.break_label : `Level ${view.level_number}`);
   setField("state", stateText, !!stateText);
@@ -114,6 +115,14 @@ function paint(element, clock, view, shot) {
   setField("players", "" + clock.players_left);
   setField("average", chips(clock.average_stack));
   setField("to-break", view.ms_to_next_break == null ? "–" : clockTime(view.ms_to_next_break));
+  // R-HFH-2: hand-for-hand, and "Deal now" for the hand the host's Next hand started
+  const hfhBox = setField("hfh-box", null, !!clock.hand_for_hand);
+  if (clock.hand_for_hand) {
+    setField("hfh-deal", clock.hand ? "Deal now" : "Hand-for-hand");
+    setField("hfh-note", clock.hand ? `Hand ${clock.hand}: every table deals now. All in and called? Cards stay face `
+      + "down until every table has finished the hand." : "Every table waits for the host's Next hand.");
+    hfhBox?.classList.toggle("is-dealing", !!clock.hand);
+  }
   const shotBox = setField("shot-box", null, !!shot);
   if (shot) {
     setField("shot-seat", "Clock called" + (shot.seat ? " on " + shot.seat : ""));
@@ -155,6 +164,7 @@ function paintResult(element, clock) {
 const TONES = {
   level: [[660, 150], [880, 150], [1320, 350]], minute: [[880, 180], [880, 180]],
   break: [[1320, 250], [880, 250], [660, 450]], call: [[1000, 300], [1000, 300]],
+  deal: [[880, 120], [1320, 120], [880, 120], [1320, 300]],
   warning: [[1200, 400]], count: [[1500, 90]], expired: [[440, 900]],
 };
 function alarm(name, always) {
@@ -182,13 +192,15 @@ function alarm(name, always) {
     start = end + 0.07;
   }
 }
-// A new level or break, one minute left; a called clock: called, warning, each of the last 10, time.
-function alerts(eventId, view, shot) {
+// A new level or break, one minute left; a called clock: called, warning, each of the last 10, time;
+// R-HFH-2: each new hand-for-hand hand ("Deal now") buzzes even with sound off, as a seat move does.
+function alerts(eventId, view, shot, hand) {
   const was = lastHeard[eventId];
   const phase = shot?.phase;
   const seconds = shot && ceil(shot.remaining_ms / 1000);
-  lastHeard[eventId] = { index: view.index, remainingMs: view.remaining_ms, phase, seconds };
+  lastHeard[eventId] = { index: view.index, remainingMs: view.remaining_ms, phase, seconds, hand };
   if (!was || document.hidden) return;   // not on the first look, nor for a hidden page
+  if (hand && hand !== was.hand) return alarm("deal", true);   // the hand's time off may move the level too
   if (view.index !== was.index) alarm(view.is_break ? "break" : "level");
   else if (view.remaining_ms <= MINUTE_MS && was.remainingMs > MINUTE_MS) alarm("minute");
   if (phase && phase !== was.phase) alarm(was.phase && phase !== "running" ? phase : "call");
@@ -221,7 +233,7 @@ function tick() {
     const view = derive(clock, at);
     const shot = shotView(clock.shot, at);
     paint(element, clock, view, shot);
-    alerts(clock.event_id, view, shot);
+    alerts(clock.event_id, view, shot, clock.hand_for_hand ? clock.hand : null);
     sayChange(element, view);
     if (view.running) {
       waitMs = min(waitMs, view.overtime_ms ? 1000 - view.overtime_ms % 1000 : view.remaining_ms % 1000 || 1000);
