@@ -1,6 +1,6 @@
 // The big screen's voice (the room's TV): with its switch on, it says level and break changes ("Level 6.
-// Blinds 300, 600, ante 600"), the called clock's last ten seconds, table breaks, the final table and
-// each seat move by name ("Wren: table 1, seat 8"), through the browser's speech synthesis (an
+// Blinds 300, 600, ante 600"), each hand-for-hand hand ("Deal now. Hand 3."), the called clock's last
+// ten seconds, table breaks, the final table and each seat move by name ("Wren: table 1, seat 8"), through the browser's speech synthesis (an
 // Australian English voice where the device has one). One thing at a time, from its own queue: a
 // count that fell behind is dropped, never said late. A level change is said after the chime every
 // phone plays at that moment (the host's among them), so the two are never heard over each other.
@@ -53,8 +53,10 @@ function listen() {
   const view = clock?.offset != null && stored && !stored.settled ? clock.view() : null;
   if (!view) return;
   const shot = stored.shot && clock.shotView(stored.shot, Date.now() + clock.offset);
-  const now = { index: view.index, phase: shot?.phase, seconds: shot && Math.ceil(shot.remaining_ms / 1000) };
+  const hand = stored.hand_for_hand ? stored.hand : null;
+  const now = { index: view.index, phase: shot?.phase, seconds: shot && Math.ceil(shot.remaining_ms / 1000), hand };
   if (was && voiceOn) {
+    if (hand && hand !== was.hand) say(`Deal now. Hand ${hand}.`, 10000);   // R-HFH-2: every table at once
     if (now.index !== was.index) {
       const text = levelText(view);
       setTimeout(() => say(text), CHIME_MS);
@@ -65,6 +67,7 @@ function listen() {
   was = now;
 }
 setInterval(listen, 250);
+document.addEventListener("shuffleup:clock", listen);   // and every new state, however soon the next comes
 
 // R-SEAT-1..4: when the clock's seat digest moves, read the seats and say what changed.
 async function readSeats() {

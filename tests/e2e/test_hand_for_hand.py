@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import axe
 from tests.e2e.test_clock import field, night, open_host, open_player, tap  # noqa: F401  (night: the fixture)
+from tests.e2e.test_voice import ENGINE
 
 # "Within a second of the tap": Playwright's own waiting, bounded, not a measured time.
 REACH_MS = 1000
@@ -16,8 +17,10 @@ BUZZES_JS = """() => { window.buzzes = []; navigator.vibrate = pattern => { buzz
 def test_r_hfh_2_every_phone_shows_deal_now_within_a_second_of_next_hand(night, phone, screenshot):  # noqa: F811
     players = [open_player(phone, night) for _ in range(3)]
     tv = phone(viewport={"width": 1280, "height": 720}, device_scale_factor=1, is_mobile=False, has_touch=False)
+    tv.add_init_script(ENGINE)
     tv.goto(night.screen)
     expect(tv.locator("[data-connection]")).to_have_text("Live")
+    tv.get_by_role("button", name="Voice off: tap to turn on").click()  # and the TV says each hand
     host = open_host(phone, night)
     screens = [*players, tv]
     for page in screens:
@@ -43,6 +46,9 @@ def test_r_hfh_2_every_phone_shows_deal_now_within_a_second_of_next_hand(night, 
             expect(field(page, "hfh-note")).to_contain_text(f"Hand {hand}: every table deals now",
                                                             timeout=REACH_MS)
         expect(host.locator("[data-hfh-hand]")).to_have_text(f"Hand-for-hand: hand {hand} in play")
+    tv.wait_for_function("window.shuffleupSaid.length >= 2")
+    assert [text for text in tv.evaluate("window.shuffleupSaid") if text.startswith("Deal")] == [
+        "Deal now. Hand 1.", "Deal now. Hand 2."]
     # each new hand buzzed every phone, sound on or off, as a seat move does
     assert all(page.evaluate("buzzes.length") >= 2 for page in players)
     screenshot(players[0], "hand-for-hand-deal-now")

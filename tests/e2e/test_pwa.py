@@ -24,8 +24,10 @@ BUDGET = 40 * 1024
 # The player's clock page, headers included, read strictly (bytes, not KiB). It was 21,664 B once the
 # host's controls left clock.js; the settled night's result, the level announcements and the seat
 # alerts kept across reloads brought it to 23,480 B, 782 B over the 22,698 B it weighed while it still
-# carried the host's controls: this budget holds it there until clock.js is trimmed again.
-CLOCK_BUDGET = 23_500
+# carried the host's controls; hand-for-hand's "Deal now" on every phone (R-HFH-2: its box, sound and
+# buzz, the clock JSON's three fields) to 23,906 B. This budget holds it there until clock.js is
+# trimmed again.
+CLOCK_BUDGET = 24_000
 OFFLINE_ERRORS = (
     r"Failed to load resource: net::ERR_(FAILED|INTERNET_DISCONNECTED)",  # polls and the stream, offline
     r"\[object Event\] \(\S+/htmx-2\.0\.11\.min\.js\)",                   # htmx logs the sseError
