@@ -17,10 +17,11 @@ from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import HTTPException
 
 from blueprints import errors, event_or_404, league_or_404
+from league.road import TicketRoad
 from league.statuses import FIELD, EventStatus, LeagueKind, values
-from services import finals, leagues, results
+from services import finals, leagues, results, road
 from services import standings as league_standings
-from services.models import Entry, Event, League, Venue
+from services.models import Entry, Event, League, Member, Venue
 from wiring.extensions import db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -95,6 +96,20 @@ def qualifiers(slug: str):
         abort(400, description=str(problem))
 
 
+@bp.route("/leagues/<slug>/members/<int:member_id>/road")
+def member_road(slug: str, member_id: int):
+    """R-STD-1/2, R-QUAL-1/2/4: a member's road to the finals this month: their place in the month and
+    the season, the points from the Top-10 Shoot-out and the season's Top 50, their Monthly Final ticket
+    or how to still earn one, the nights left this month at the venues they play, and their last results.
+    The member is named by the id the public standings pages already carry (`#member-<id>`), never by
+    their card's code; a merged record is gone (404)."""
+    league = league_or_404(slug)
+    member = db.session.get(Member, member_id) if member_id <= MAX_ID else None
+    if member is None or member.league_id != league.id or member.merged_into_id is not None:
+        abort(404, description=f"There is no member number {member_id} in {league.name}.")
+    return _json(_road(road.road_of(league, member)))
+
+
 # ---- Nights and their results ----
 
 @bp.route("/leagues/<slug>/nights")
@@ -164,6 +179,42 @@ def _night(event: Event, players: int) -> dict[str, Any]:
             "clock": None if settled else url_for("live.clock_json", event_id=event.id)}
 
 
+def _when(event: Event) -> dict[str, Any]:
+    return {"date": event.date.isoformat(),
+            "start_time": event.start_time.strftime("%H:%M") if event.start_time else None, "venue": event.venue.name}
+
+
+def _place(place) -> dict[str, Any] | None:
+    return None if place is None else {"rank": place.rank, "tied": place.tied, "points": place.points,
+                                       "events": place.events, "players": place.players}
+
+
+def _cut(cut) -> dict[str, Any]:
+    return {"qualified": cut.inside, "cut": cut.cut, "points_needed": cut.needed, "open_places": cut.open_places}
+
+
+def _road(found: road.Road) -> dict[str, Any]:
+    """R-STD-1/2, R-QUAL-1/2/4: the road as JSON: only what the public standings, qualifiers, nights and
+    results already show (names, points, places, dates, venues)."""
+    ticket, chance = found.ticket, found.chance
+    return {
+        "player": found.member.name, "month": found.month, "season": found.year,
+        "month_standing": _place(found.month_place), "season_standing": _place(found.season_place),
+        "top10_shootout": _cut(found.shootout), "season_top50": _cut(found.top50),
+        "monthly_final_ticket": None if ticket is None else {
+            "night": {"id": ticket.event_id, **_when(ticket.event)}, "position": ticket.position},
+        "monthly_finals": [{"id": final.id, **_when(final)} for final in found.finals],
+        "ticket_chance": {"state": str(chance.road), "nightly_games_left": chance.nights_left,
+                          "places": chance.places, "pass_down": chance.pass_down},
+        "nights_left": {"at_their_venues": found.at_their_venues,
+                        "nights": [{"id": night.id, **_when(night), "event_type": night.event_type,
+                                    "status": night.status} for night in found.nights]},
+        "form": [{"night": entry.event_id, **_when(entry.event), "event_type": entry.event.event_type,
+                  "status": entry.status, "position": entry.position, "points": entry.points,
+                  "results": url_for("api.night_results", event_id=entry.event_id)} for entry in found.form],
+    }
+
+
 # ---- The OpenAPI document ----
 
 def _ref(name: str) -> dict[str, str]:
@@ -196,13 +247,43 @@ _SLUG = {"name": "slug", "in": "path", "required": True, "description": "The lea
          "schema": {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9 -]+$"}}
 _EVENT_ID = {"name": "event_id", "in": "path", "required": True,
              "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
+_MEMBER_ID = {"name": "member_id", "in": "path", "required": True,
+              "description": "The member's id, as the standings pages carry it (`#member-<id>`).",
+              "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
 _MONTH = {"name": "month", "in": "query", "schema": _MONTH_TEXT, "description": "A month, YYYY-MM."}
 
 
 def _get(summary: str, parameters: list[dict[str, Any]], ok: dict[str, Any], *refusals: int) -> dict[str, Any]:
-    reasons = {400: "Bad parameters (the reason is given).", 404: "No such league or event."}
+    reasons = {400: "Bad parameters (the reason is given).", 404: "No such league, event or member."}
     return {"get": {"summary": summary, "parameters": parameters,
                     "responses": {"200": ok, **{str(code): _refusal(reasons[code]) for code in refusals}}}}
+
+
+def _or_null(schema: dict[str, Any]) -> dict[str, Any]:
+    return {**schema, "type": [schema["type"], "null"]}
+
+
+def _road_schema() -> dict[str, Any]:
+    when = {"date": _DATE, "start_time": _START_TIME, "venue": _TEXT}
+    place = _object({"rank": {"type": "integer", "minimum": 1}, "tied": {"type": "boolean"}, "points": _INT,
+                     "events": _COUNT, "players": _COUNT})
+    cut = _object({"qualified": {"type": "boolean"}, "cut": _COUNT, "points_needed": _COUNT, "open_places": _COUNT})
+    night = _object({"id": _INT, **when, "event_type": _TEXT,
+                     "status": {"type": "string", "enum": list(values(EventStatus))}})
+    return _object({
+        "player": _TEXT, "month": _MONTH_TEXT, "season": {"type": "string", "pattern": "^[0-9]{4}$"},
+        "month_standing": _or_null(place), "season_standing": _or_null(place),
+        "top10_shootout": cut, "season_top50": cut,
+        "monthly_final_ticket": _or_null(_object({"night": _object({"id": _INT, **when}),
+                                                  "position": {"type": "integer", "minimum": 1}})),
+        "monthly_finals": {"type": "array", "items": _object({"id": _INT, **when})},
+        "ticket_chance": _object({"state": {"type": "string", "enum": list(values(TicketRoad))},
+                                  "nightly_games_left": _COUNT, "places": _COUNT, "pass_down": {"type": "boolean"}}),
+        "nights_left": _object({"at_their_venues": {"type": "boolean"},
+                                "nights": {"type": "array", "items": night}}),
+        "form": {"type": "array", "items": _object(
+            {"night": _INT, **when, "event_type": _TEXT, "status": _TEXT, "position": {"type": ["integer", "null"]},
+             "points": _INT, "results": _TEXT})}})
 
 
 def document() -> dict[str, Any]:
@@ -216,6 +297,7 @@ def document() -> dict[str, Any]:
             "id": _INT, "date": _DATE, "start_time": _START_TIME,
             "venue": _TEXT, "event_type": _TEXT, "status": {"type": "string", "enum": list(values(EventStatus))},
             "players": _COUNT, "results": _NULLABLE_TEXT, "clock": _NULLABLE_TEXT}),
+        "Road": _road_schema(),
         "Result": _object({"position": {"type": ["integer", "null"]}, "player": _TEXT, "status": _TEXT,
                            "points": _INT, "prize": _COUNT, "monthly_final_ticket": {"type": "boolean"}}),
     }
@@ -276,6 +358,17 @@ def document() -> dict[str, Any]:
                 "top10_shootout": {"type": "array", "items": _object({"player": _TEXT, "points": _INT})},
                 "highroller_final": {"type": "array", "items": _object(
                     {"player": _TEXT, "events": _COUNT, "starting_stack": _COUNT})}})), 400, 404),
+        "/api/leagues/{slug}/members/{member_id}/road": _get(
+            "A member's road to the finals this month (R-STD-1/2, R-QUAL-1/2/4).", [_SLUG, _MEMBER_ID],
+            _answer("Their place in the month's and the season's table (null: no point-awarding night yet; "
+                    "`tied`: the rank is shared on equal points), the points they need to reach the "
+                    "Top-10 Shoot-out and the season's Top 50 (`cut`: the last place's total, a player "
+                    "tied with it is in; while `open_places` > 0 the least that counts), their Monthly "
+                    "Final ticket (null: none yet) and the Monthly Final booked for the month, how a "
+                    "ticket can still be earned (`state`: held, nights_left or no_nights_left), this "
+                    "month's nights still to play at the venues they have played (every venue's while "
+                    "they have played none), and their last point-awarding results, oldest first.",
+                    _ref("Road")), 404),
         "/api/leagues/{slug}/nights": _get(
             "The month's nights, or without a month the coming nights.", [_SLUG, _MONTH],
             _answer("Nights in date order.", _object({"nights": {"type": "array", "items": _ref("Night")}})),

@@ -12,7 +12,7 @@ from sqlalchemy.orm import joinedload
 
 from league.events import EVENT_TYPES
 from league.points import Finish
-from league.qualify import EventResult, monthly_tickets, shootout_qualifiers
+from league.qualify import EventResult, monthly_tickets
 from league.standings import StandingRow, rank_table
 from league.statuses import PARTICIPANT_STATUSES, EventStatus
 from services.leagues import parse_month, parse_year, settle_order
@@ -62,13 +62,6 @@ def standings_json(table: list[StandingRow]) -> dict[str, list[dict]]:
 def row_of(table: list[StandingRow], member_id: int) -> StandingRow | None:
     """R-STD-1/2: the member's row in a standings table (None: not in it)."""
     return next((row for row in table if row.key == member_id), None)
-
-
-def shootout_standing(table: list[StandingRow], member_id: int) -> tuple[bool, int | None]:
-    """R-QUAL-4: whether the member is in the month's Top-10 Shoot-out, and the points it takes
-    (the lowest qualifier's; None while nobody has scored)."""
-    qualified = shootout_qualifiers(table)
-    return any(row.key == member_id for row in qualified), (qualified[-1].points if qualified else None)
 
 
 TICKET_TYPES = tuple(name for name, kind in EVENT_TYPES.items() if kind.awards_tickets)

@@ -70,10 +70,12 @@ def my_row(league: League, table: list[StandingRow]) -> StandingRow | None:
 def top_of_table(league: League) -> dict:
     """R-STD-1, R-QUAL-1..5: the top of the table (ties included) of the month a league's page leads
     with (last month's while its finals are still to be played, with those finals; else this month's,
-    or the latest with results), for shared/_standings_table.html on a league's home and a venue's page."""
+    or the latest with results), for shared/_standings_table.html on a league's home and a venue's page;
+    `table` is the month's whole table, for whatever else the page reads from it."""
     month = finals.month_to_lead(league, league.today(), leagues.league_months(league))
     table = standings.month_standings(league, month)
     first, _ = leagues.parse_month(month)
     return {"month": month, "year": month[:4], "month_label": first.strftime("%B %Y"),
-            "rows": top_with_ties(table, HOME_TABLE_SIZE), "total": len(table), "q": "", "table_id": TABLE_ID,
+            "table": table, "rows": top_with_ties(table, HOME_TABLE_SIZE), "total": len(table), "q": "",
+            "table_id": TABLE_ID,
             "me_row": my_row(league, table), "finals": finals.finals_for(league, month)}

@@ -13,7 +13,7 @@ from blueprints.play.base import bp, phone_entry, private
 from blueprints.play.member_cookie import current_member, remember
 from league.statuses import EventStatus
 from live import qr
-from services import cards, field, leagues, results, standings
+from services import cards, field, leagues, results, road
 from services.models import Event, League, Member
 from services.night_snapshot import read_night
 from wiring.extensions import db, limiter
@@ -37,8 +37,10 @@ def _card_url(member: Member) -> str:
 @bp.route("/me")
 def me():
     """This phone's member's home (R-MEM-1: players act only for themselves): tonight's game (R-SEAT
-    table and seat, R-CHIP-3 bonus chips, status), points and rank this month and season (R-STD-1/2),
-    results (R-PTS), Monthly Final tickets (R-QUAL-1..3) and the Top-10 Shoot-out (R-QUAL-4), and the
+    table and seat, R-CHIP-3 bonus chips, status), their road to the finals (services.road: points and
+    rank this month and season, R-STD-1/2; the points from the Top-10 Shoot-out, R-QUAL-4, and the Top 50;
+    this month's Monthly Final ticket or how to earn one, R-QUAL-1/2; the nights left at their venues;
+    their form), results (R-PTS), their Monthly Final tickets (R-QUAL-1..3), and the
     member card's QR code for the host (and, for a day, that a host moved it to a new phone).
     Without a member cookie: how to get one."""
     member = current_member()
@@ -46,20 +48,13 @@ def me():
         return private(render_template("play/me_none.html"))
     league = db.session.get(League, member.league_id)
     today = league.today()
-    month = today.strftime("%Y-%m")
-    month_table = standings.month_standings(league, month)
-    season_table = standings.year_standings(league, today.year)
     live = results.member_live_entry(member, today - dt.timedelta(days=1))
-    in_shootout, shootout_cut = standings.shootout_standing(month_table, member.id)
     tickets = results.member_tickets(member)
+    played = results.member_results(member)
     return private(render_template(
-        "play/me.html", member=member, league=league, month=month, year=str(today.year),
-        month_label=today.strftime("%B %Y"), month_row=standings.row_of(month_table, member.id),
-        month_players=len(month_table), season_row=standings.row_of(season_table, member.id),
-        season_players=len(season_table), live=live, live_me=live and phone_entry(live.event),
-        live_prizes=read_night(live.event).prizes if live else [],
-        in_shootout=in_shootout, shootout_cut=shootout_cut, tickets=tickets,
-        ticket_events={t.event_id for t in tickets}, results=results.member_results(member),
+        "play/me.html", member=member, league=league, road=road.road_of(league, member, recent=played),
+        live=live, live_me=live and phone_entry(live.event), live_prizes=read_night(live.event).prizes if live else [],
+        tickets=tickets, ticket_events={t.event_id for t in tickets}, results=played,
         card_qr=qr.svg(_card_url(member)), moved=_host_move(member, league)))
 
 

@@ -6,12 +6,12 @@ from flask import abort, make_response, render_template, request
 from sqlalchemy.orm import joinedload
 
 from blueprints import event_or_404, neighbours, page_or_fragment
-from blueprints.play.base import TABLE_ID, bp, my_row, prereg_state, top_of_table
+from blueprints.play.base import TABLE_ID, bp, my_row, prereg_state, private, top_of_table
 from blueprints.play.member_cookie import current_member
 from league.members import name_key
 from league.standings import SEASON_TABLE_SIZE, top_with_ties
 from league.statuses import EventStatus
-from services import finals, leagues, results, standings
+from services import finals, leagues, results, road, standings
 from services.models import Event, League
 from wiring.extensions import db
 
@@ -37,12 +37,24 @@ def league_home(slug: str):
     """R-STD-1, R-QUAL-1..5: a league's home: tonight's clocks, the top of the table of the month it
     leads with (last month's while its finals are still to be played, with each final's date, time and
     venue; else this month's, or the latest with results), the latest nights' results, and links to
-    every public page."""
+    every public page. A phone holding a member card of the league also gets the member's road to the
+    finals (services.road, R-STD-1/2, R-QUAL-1/2/4), and the page is then theirs alone (private)."""
     league = _league_or_404(slug)
-    return render_template(
-        "play/league.html", league=league, **top_of_table(league),
+    top = top_of_table(league)
+    member = current_member()
+    mine = member if member is not None and member.league_id == league.id else None
+    this_month = league.today().strftime("%Y-%m")
+    # The month the page leads with is usually this month: its table is read once, for both.
+    found = mine and road.road_of(league, mine, month_table=top["table"] if top["month"] == this_month else None)
+    page = render_template(
+        "play/league.html", league=league, **top, road=found,
         live=[e for e in leagues.nights_from(league, league.today()) if e.status == EventStatus.RUNNING],
         recent=leagues.settled_nights(league, limit=RECENT_NIGHTS))
+    if found:
+        return private(page)
+    response = make_response(page)
+    response.vary.add("Cookie")  # "Jump to me" and the road are this phone's own
+    return response
 
 
 @bp.route("/leagues/<slug>/months/<month>")

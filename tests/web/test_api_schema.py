@@ -33,7 +33,8 @@ def seeded(app, league, organiser):
     db.session.add(running)
     db.session.commit()
     settled = db.session.scalar(db.select(Event).where(Event.status == "settled"))
-    return {"slug": league.slug, "settled": settled.id, "running": running.id}
+    ann = db.session.scalar(db.select(Member).where(Member.name == "Ann"))
+    return {"slug": league.slug, "settled": settled.id, "running": running.id, "member": ann.id}
 
 
 def test_every_api_rule_is_documented(app):
@@ -52,7 +53,7 @@ def test_the_document_is_served(client):
 
 def test_every_documented_path_answers_as_described(app, client, seeded):
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
-    concrete = {"{slug}": seeded["slug"], "{event_id}": str(seeded["settled"])}
+    concrete = {"{slug}": seeded["slug"], "{event_id}": str(seeded["settled"]), "{member_id}": str(seeded["member"])}
     query = {"/api/leagues/{slug}/standings": "?month=2026-11", "/api/leagues/{slug}/qualifiers": "?month=2026-11",
              "/api/leagues/{slug}/nights": "?month=2026-11"}
     for path in document()["paths"]:
@@ -71,7 +72,8 @@ def test_every_documented_path_answers_as_described(app, client, seeded):
 def test_the_api_shows_public_data_only(client, seeded):
     texts = [client.get(url).get_data(as_text=True) for url in (
         f"/api/leagues/{seeded['slug']}", f"/api/events/{seeded['settled']}/results",
-        f"/api/leagues/{seeded['slug']}/nights?month=2026-11", f"/api/leagues/{seeded['slug']}/standings?year=2026")]
+        f"/api/leagues/{seeded['slug']}/nights?month=2026-11", f"/api/leagues/{seeded['slug']}/standings?year=2026",
+        f"/api/leagues/{seeded['slug']}/members/{seeded['member']}/road")]
     codes = db.session.scalars(db.select(Member.card_code)).all()
     check_in = db.session.scalars(db.select(Event.check_in_code)).all()
     response = client.get(f"/api/leagues/{seeded['slug']}/standings?year=2026", headers={"Origin": "https://x.example"})
@@ -115,7 +117,9 @@ def test_league_list_and_detail(client, seeded):
 
 def test_api_refusals_are_json(client, seeded):
     for url, code in (("/api/nothing-here", 404), ("/api/leagues/a/b/c", 404), ("/api/events/1/results/x", 404),
-                      (f"/api/events/{2**63}/clock", 404), ("/api/leagues/nope", 404)):
+                      (f"/api/events/{2**63}/clock", 404), ("/api/leagues/nope", 404),
+                      (f"/api/leagues/{seeded['slug']}/members/{2**63}/road", 404),
+                      (f"/api/leagues/nope/members/{seeded['member']}/road", 404)):
         response = client.get(url)
         assert response.status_code == code and "error" in response.get_json(), url
     posted = client.post("/api/time")
