@@ -104,7 +104,7 @@ def member_road(slug: str, member_id: int):
     The member is named by the id the public standings pages already carry (`#member-<id>`), never by
     their card's code; a merged record is gone (404)."""
     league = league_or_404(slug)
-    member = db.session.get(Member, member_id) if member_id <= MAX_ID else None
+    member = db.session.get(Member, member_id)
     if member is None or member.league_id != league.id or member.merged_into_id is not None:
         abort(404, description=f"There is no member number {member_id} in {league.name}.")
     return _json(_road(road.road_of(league, member)))
