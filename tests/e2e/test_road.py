@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from league.results_file import parse_results
 from services import leagues, results
 from services.models import Event, Venue
-from tests.e2e.conftest import axe, check_fits, join_and_check_in
+from tests.e2e.conftest import axe, check_fits, check_taps, join_and_check_in
 from wiring.extensions import db
 
 NAME = "Ann O'Brien <b>"
@@ -67,5 +67,6 @@ def test_r_qual_4_me_shows_the_road_to_the_finals_at_390(tonight, live_server, p
     assert page.locator("main b").count() == 0
 
     check_fits(page, 390)
+    check_taps(page)  # the chart's table open: its links too
     axe(page, f"me with the road ({theme})")
     screenshot(page, f"me-road-{theme}")
