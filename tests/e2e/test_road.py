@@ -16,6 +16,8 @@ from tests.e2e.conftest import axe, check_fits, check_taps, join_and_check_in
 from wiring.extensions import db
 
 NAME = "Ann O'Brien <b>"
+# --accent and --fg of each theme (static/css/app.css)
+THEME_COLOURS = {"dark": ("rgb(255, 194, 75)", "rgb(242, 244, 246)"), "light": ("rgb(138, 90, 0)", "rgb(21, 25, 29)")}
 
 
 def earlier_tonight(live_server) -> None:
@@ -55,10 +57,10 @@ def test_r_qual_4_me_shows_the_road_to_the_finals_at_390(tonight, live_server, p
     chart = page.get_by_role("img", name="Points in my last 1 result, oldest first")
     chart.scroll_into_view_if_needed()
     expect(chart).to_be_visible()
-    # drawn in the theme's colours: the bar is the accent, the labels the text colour
+    # drawn in the theme's colours (app.css): the bar in the accent, the labels in the text colour
     bar = page.locator(".form-chart rect").evaluate("el => getComputedStyle(el).fill")
-    accent = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--accent')")
-    assert bar != "none" and accent.strip()
+    label = page.locator(".form-chart text").first.evaluate("el => getComputedStyle(el).fill")
+    assert (bar, label) == THEME_COLOURS[theme]
     page.get_by_text("The chart as a table").click()
     expect(page.locator(".form-table tbody tr")).to_have_count(1)
     expect(page.locator(".form-table tbody")).to_contain_text("75")
@@ -70,3 +72,10 @@ def test_r_qual_4_me_shows_the_road_to_the_finals_at_390(tonight, live_server, p
     check_taps(page)  # the chart's table open: its links too
     axe(page, f"me with the road ({theme})")
     screenshot(page, f"me-road-{theme}")
+
+    # the league's home shows the same road to the phone holding her card
+    page.goto(f"{base}/leagues/harbour-league")
+    expect(page.locator("#my-road #road-shootout")).to_contain_text("75 points to go")
+    check_fits(page, 390)
+    check_taps(page)
+    axe(page, f"the league's home with the road ({theme})")

@@ -98,6 +98,22 @@ def test_r_qual_4_me_points_needed_with_a_tie_below_the_10th(app, month):
     assert "passes down the final table to the next finisher without one" in ticket
 
 
+def test_r_qual_2_without_pass_down_only_a_top_5_finish_earns_a_ticket(app, league, month):
+    league.pass_down = False  # a cash league's default (R-QUAL-2)
+    db.session.commit()
+    ticket = section(html(phone_of(app, member("Kit")).get("/me")), "road-ticket")
+    assert "Finish in the top 5 of a nightly game this month: 2 nights left in the league." in ticket
+    assert "passes down" not in ticket
+
+
+def test_r_qual_1_a_night_under_way_at_their_venue_links_to_its_clock(app, league, month):
+    month["later"].status = "running"
+    db.session.commit()
+    page = html(phone_of(app, member("Kit")).get("/me"))
+    part = page.split('id="nights-left-title"')[1].split('id="form-title"')[0]
+    assert f'href="/events/{month["later"].id}">Playing now: the clock' in part and nights_listed(page) == []
+
+
 def test_me_for_a_member_with_no_results(app, month):
     page = html(phone_of(app, member("Nia New")).get("/me"))
     assert page.count("No points yet") == 2
