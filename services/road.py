@@ -63,6 +63,7 @@ def road_of(league: League, member: Member, *, month_table: list[StandingRow] | 
     if season_table is None:
         season_table = standings.year_standings(league, year)
     if recent is None:
+        # Finals among them award no points (R-PTS-8) and stay off the chart: read enough to fill it.
         recent = results.member_results(member, limit=4 * FORM_RESULTS)
     ticket = db.session.scalar(db.select(Ticket).options(joinedload(Ticket.event).joinedload(Event.venue)).where(
         Ticket.league_id == league.id, Ticket.month == month, Ticket.member_id == member.id))
