@@ -142,7 +142,8 @@ class Sender:
         status = None
         try:
             keys = {"p256dh": target["p256dh"], "auth": target["auth"]}
-            response = webpush({"endpoint": target["endpoint"], "keys": keys}, json.dumps(target["message"]), vapid_private_key=self.app.extensions["push_vapid"],
+            response = webpush({"endpoint": target["endpoint"], "keys": keys}, json.dumps(target["message"]),
+                               vapid_private_key=self.app.extensions["push_vapid"],
                                vapid_claims=claims, ttl=TTL_S, timeout=self.app.config.get("PUSH_TIMEOUT_S", 10),
                                requests_session=session)
             status = response.status_code

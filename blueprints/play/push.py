@@ -12,13 +12,18 @@ from wiring.extensions import db
 MAX_BODY = 4096  # a PushSubscription's JSON is well under 1 kB
 
 
+def _refuse(status: int, reason: str):
+    """Stop here with `{"error": reason}`: the page's script reads the reason, never an HTML page."""
+    abort(_answer({"error": reason}, status))
+
+
 def _subscription(required_keys: bool = True) -> tuple[str, str, str]:
     """The endpoint and keys of the request's PushSubscription JSON, or 400/413 saying what is wrong."""
     if request.content_length is None or request.content_length > MAX_BODY:
-        abort(413, description="A push subscription is a small JSON object.")
+        _refuse(413, "A push subscription is a small JSON object.")
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        abort(400, description="Send the browser's PushSubscription as JSON.")
+        _refuse(400, "Send the browser's PushSubscription as JSON.")
     endpoint = data.get("endpoint")
     problem = rules.endpoint_problem(endpoint, rules.allowed_services(current_app.config.get("PUSH_SERVICES")))
     keys = data.get("keys")
@@ -26,7 +31,7 @@ def _subscription(required_keys: bool = True) -> tuple[str, str, str]:
         keys = keys if isinstance(keys, dict) else {}
         problem = rules.keys_problem(keys.get("p256dh"), keys.get("auth"))
     if problem:
-        abort(400, description=problem)
+        _refuse(400, problem)
     return endpoint, (keys or {}).get("p256dh", ""), (keys or {}).get("auth", "")
 
 
@@ -42,7 +47,7 @@ def push_subscribe():
     to; no member card → 403. 201 with nothing else changed on a refusal."""
     member = current_member()
     if member is None:
-        abort(403, description="This phone has no member card: check in at a night first.")
+        _refuse(403, "This phone has no member card: check in at a night first.")
     endpoint, p256dh, auth = _subscription()
     subscriptions.subscribe(member.id, endpoint, p256dh, auth)
     db.session.commit()
@@ -55,7 +60,7 @@ def push_unsubscribe():
     alone). 200 whether or not it was subscribed."""
     member = current_member()
     if member is None:
-        abort(403, description="This phone has no member card.")
+        _refuse(403, "This phone has no member card.")
     endpoint, _, _ = _subscription(required_keys=False)
     ended = subscriptions.unsubscribe(member.id, endpoint)
     db.session.commit()
