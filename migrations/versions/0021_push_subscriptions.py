@@ -1,13 +1,13 @@
 """push subscriptions: each player's phone that asked to be told when they move (Web Push)
 
 Revision ID: 0021
-Revises: 0015
+Revises: 0016
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = '0021'
-down_revision = '0015'
+down_revision = '0016'
 branch_labels = None
 depends_on = None
 
