@@ -19,13 +19,14 @@ def create_app(test_config=None):
     from wiring import config
     config.finish(app)
 
-    from live import notices
+    from live import notices, push
     from services import models  # noqa: F401  (registers the tables and the user loader)
     from wiring import extensions, logs, security
     logs.init_app(app)  # first: its clock starts before any other hook runs
     extensions.init_app(app)
     security.init_app(app)
     notices.init_app(app)
+    push.init_app(app)
 
     from blueprints import api, auth, cli, errors, filters, health, host, live, operator, organiser, play
     for blueprint in (auth.bp, operator.bp, organiser.bp, host.bp, play.bp, live.bp, api.bp, health.bp):

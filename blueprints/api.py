@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import HTTPException
@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from blueprints import errors, event_or_404, league_or_404
 from league.road import TicketRoad
 from league.statuses import FIELD, EventStatus, LeagueKind, values
+from live import push
 from services import finals, leagues, results, road
 from services import standings as league_standings
 from services.models import Entry, Event, League, Member, Venue
@@ -141,6 +142,12 @@ def night_results(event_id: int):
     ticketed = results.ticketed(event)
     return _json({"night": _night(event, len(finishers)), "results": [results.result_row(e, ticketed)
                                                                       for e in finishers]})
+
+
+@bp.route("/push/key")
+def push_key():
+    """R-MEM-1: the VAPID application server key (RFC 8292) a player's phone subscribes with, base64url."""
+    return _json({"public_key": push.public_key(current_app.extensions["push_vapid"])})
 
 
 @bp.route("/openapi.json")
@@ -378,6 +385,10 @@ def document() -> dict[str, Any]:
             [_EVENT_ID],
             _answer("The results.", _object({"night": _ref("Night"),
                                              "results": {"type": "array", "items": _ref("Result")}})), 404),
+        "/api/push/key": {"get": {"summary": "The server's Web Push key (VAPID, RFC 8292) for a phone's "
+                                              "subscription (then POST /me/push).", "responses": {
+            "200": _answer("The application server key: an uncompressed P-256 point, base64url.",
+                           _object({"public_key": {"type": "string", "pattern": "^[A-Za-z0-9_-]{87}$"}}))}}},
         "/api/openapi.json": {"get": {"summary": "This document.", "responses": {
             "200": _answer("The OpenAPI document.", {"type": "object"})}}},
     }

@@ -604,3 +604,18 @@ class MemberCode(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     member: Mapped[Member] = relationship()
+
+
+class PushSubscription(db.Model):
+    """One phone's Web Push subscription for its member (R-MEM-1: a phone acts for its own member): the
+    push service's endpoint (one of the allowed services, league.push) and the keys its messages are
+    encrypted to (RFC 8291). A phone has one endpoint; the member who subscribed it last owns it."""
+    __tablename__ = "push_subscriptions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1024), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    auth: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    member: Mapped[Member] = relationship()

@@ -10,7 +10,7 @@ from sqlalchemy import func
 
 from league import penalties
 from league.statuses import EntryStatus, PenaltyKind, RulingKind
-from services import MAX_REASON_LENGTH, Refused, typed_text
+from services import MAX_REASON_LENGTH, Refused, push, typed_text
 from services.busts import disqualify
 from services.journal import Journal
 from services.models import Entry, Event, Penalty, Ruling, utcnow
@@ -97,6 +97,7 @@ def give(event: Event, entry: Entry, kind: str, journal: Journal, user_id: int |
     journal.created(penalty)
     if away:
         journal.touch(entry).penalty_until = penalty.until
+        push.tell_penalty_over(penalty)
     if kind != PenaltyKind.DISQUALIFICATION:
         _rule(event, entry, user_id, RulingKind.PENALTY, "R-PEN-1", reason, penalty)
     return penalty
@@ -125,6 +126,7 @@ def end_early(event: Event, penalty: Penalty, journal: Journal, user_id: int | N
     entry = _running(event, penalty, now)
     journal.touch(penalty).ended_at = now
     journal.touch(entry).penalty_until = None
+    push.tell_penalty_over(penalty, now=True)
     _rule(event, entry, user_id, RulingKind.PENALTY_ENDED, "R-PEN-2", f"Ended early at {_local(event, now)}", penalty)
 
 
@@ -141,6 +143,7 @@ def extend(event: Event, penalty: Penalty, more_hands: int, journal: Journal, us
     penalty.until = penalty.until + dt.timedelta(
         minutes=penalties.away_minutes(more_hands, hands_per_hour(event)))
     journal.touch(entry).penalty_until = penalty.until
+    push.tell_penalty_over(penalty)
     _rule(event, entry, user_id, RulingKind.PENALTY_EXTENDED, "R-PEN-2", f"Extended by {more_hands} hands", penalty)
 
 

@@ -7,8 +7,9 @@ import random
 from flask import current_app
 
 from league import seating
+from league.push import Moved
 from league.statuses import EntryStatus
-from services import Refused
+from services import Refused, push
 from services.journal import Journal
 from services.models import Entry
 from services.night_snapshot import NightSnapshot
@@ -22,19 +23,30 @@ def rng() -> random.Random:
     return random.Random(seed) if seed is not None else random.SystemRandom()
 
 
-def _seat(entries: dict[Entry, seating.Seat], journal: Journal) -> None:
+def _seat(entries: dict[Entry, seating.Seat], journal: Journal, why: str = Moved.BALANCING,
+          broken: int | None = None) -> None:
+    """Write the seats; a player who had a seat and has a new one is told on their phone (R-SEAT-2..4;
+    at the final table every player, each named their seat there)."""
+    told = []
     for entry, seat in entries.items():
-        if (entry.table_no, entry.seat_no) != (seat.table, seat.seat):
+        moved = (entry.table_no, entry.seat_no) != (seat.table, seat.seat)
+        if (moved and entry.table_no is not None) or why == Moved.FINAL_TABLE:
+            told.append((entry.member_id, seat.table, seat.seat))
+        if moved:
             journal.touch(entry)
             entry.table_no, entry.seat_no = seat.table, seat.seat
+    if told:
+        event_id = next(iter(entries)).event_id
+        push.tell_seats(event_id, told, why, broken)
 
 
-def _reseat(night: NightSnapshot, new: dict[Entry, seating.Seat], journal: Journal) -> None:
+def _reseat(night: NightSnapshot, new: dict[Entry, seating.Seat], journal: Journal, why: str = Moved.LATE_TABLE,
+            broken: int | None = None) -> None:
     """R-SEAT-1..4: a draw that moves seated players: the new seats are theirs at once (their phones
     say so), and each who moved joins the walk the host goes through one at a time (`walk`), from
     the seat they sat in when the host last saw them seated (a move not yet walked keeps its start)."""
     old = night.seated
-    _seat(new, journal)
+    _seat(new, journal, why, broken)
     for entry, before, _ in seating.moves_between(old, new):
         if before is None:
             entry.moved_from_table = entry.moved_from_seat = None
@@ -103,7 +115,7 @@ def break_table(night: NightSnapshot, journal: Journal) -> int:
     table = seating.table_to_break(current, seats)
     if table is None:
         raise Refused("No table needs breaking.")
-    _reseat(night, seating.break_table(current, table, rng(), seats), journal)
+    _reseat(night, seating.break_table(current, table, rng(), seats), journal, Moved.TABLE_BREAK, table)
     return table
 
 
@@ -115,7 +127,7 @@ def final_table(night: NightSnapshot, journal: Journal) -> None:
         raise Refused("It isn't time for the final table yet.")
     if remove_absentees(night, journal):
         place(night, journal)
-    _reseat(night, seating.final_table(list(current), rng(), seats), journal)
+    _reseat(night, seating.final_table(list(current), rng(), seats), journal, Moved.FINAL_TABLE)
 
 
 def move(night: NightSnapshot, entry: Entry, table: int, seat: int, journal: Journal) -> None:

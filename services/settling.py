@@ -12,7 +12,7 @@ from league.events import EVENT_TYPES
 from league.finishing import Disqualification, Hand
 from league.points import Finish, award_points
 from league.statuses import FIELD, PARTICIPANT_STATUSES, WAITING, DealStatus, EntryStatus, EventStatus, RulingKind
-from services import MAX_REASON_LENGTH, Refused, clocks, places, typed_text
+from services import MAX_REASON_LENGTH, Refused, clocks, places, push, typed_text
 from services.journal import Journal
 from services.models import Entry, Event, Ruling, Ticket, utcnow
 from services.night_snapshot import NightSnapshot, read_night
@@ -51,10 +51,12 @@ def settle(night: NightSnapshot, journal: Journal) -> None:
     event.status, event.settled_at = EventStatus.SETTLED, utcnow()
     clocks.stop(event)  # the night is over: no screen counts levels for it any more
     try:
-        _award(night, journal)
+        tickets = _award(night, journal)
     except ValueError as problem:
         raise Refused(f"The night can't be settled: the results don't add up ({problem}). Fix that first "
                       "(Undo takes back the last action), then settle again.") from None
+    # The players' phones hear once it is committed (a night settled the first time: its tickets are new).
+    push.tell_results(event, entries, [t for t in tickets if t.event_id == event.id])
 
 
 def settle_problem(night: NightSnapshot) -> str | None:

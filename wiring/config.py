@@ -49,6 +49,12 @@ class Defaults:
     # design; the tests set a cheap method, as their passwords guard nothing. A stored hash names its
     # own method, so a login checks any hash whatever this says today.
     PASSWORD_HASH_METHOD = "scrypt"
+    # Web Push (live/push.py): the push services the server will post to, as origins (comma-separated in
+    # SHUFFLEUP_PUSH_SERVICES; "*." for any subdomain); None: the browsers' own (league.push). The VAPID
+    # key pair lives in instance/vapid_private.pem, made on first run; PUSH_CONTACT is the VAPID "sub".
+    PUSH_SERVICES = None
+    PUSH_CONTACT = None
+    PUSH_TIMEOUT_S = 10
 
 
 def database_url(url: str) -> str:

@@ -10,11 +10,12 @@ the same whichever module holds the view:
 - shell:   what makes them an installable app: the manifest, the service worker at the site root and
            the offline page
 - card:    the player's own pages: /me, the member card, moving the card to a new phone
+- push:    the phone's Web Push subscription ("Tell me when I move")
 
 base.py holds the blueprint and the helpers more than one of them uses; importing the view
 modules here is what adds their routes to it."""
 
-from blueprints.play import card, leagues, night, shell, venues
+from blueprints.play import card, leagues, night, push, shell, venues
 from blueprints.play.base import bp
 
-__all__ = ["bp", "card", "leagues", "night", "shell", "venues"]
+__all__ = ["bp", "card", "leagues", "night", "push", "shell", "venues"]

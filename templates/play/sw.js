@@ -4,6 +4,8 @@
 // a fresh copy), any other the first time a page asks for it; then cache-first, by the whole URL
 // (its ?v= hash included: a deploy's new file has a new URL).
 // Pages: network-first, the offline page when the network fails; pages themselves are never cached.
+// Push (Web Push, live/push.py): a message's decrypted JSON {title, body, url} is shown as a
+// notification; a tap opens url (this site's own pages only), or focuses a tab already on it.
 // Never touched: fragment requests (HX-Request, from htmx or the pages' own scripts: a fragment must
 // never stand in for a page), /api/, the clock's event stream, anything but GET, other origins.
 "use strict";
@@ -63,4 +65,24 @@ self.addEventListener("fetch", event => {
   }
   if (request.mode === "navigate") event.respondWith(page(event));
   else if (url.pathname.startsWith(STATIC)) event.respondWith(asset(event));
+});
+
+self.addEventListener("push", event => {
+  let message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (error) { message = { body: event.data.text() }; }
+  event.waitUntil(self.registration.showNotification(message.title || "ShuffleUp", {
+    body: message.body || "", data: { url: message.url || "/" }, lang: "en-AU",
+  }));
+});
+
+self.addEventListener("notificationclick", event => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (url.origin !== self.location.origin) return;  // a message never sends a phone to another site
+  event.waitUntil((async () => {
+    for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+      if (client.url === url.href && "focus" in client) return client.focus();
+    }
+    return self.clients.openWindow(url.href);
+  })());
 });
