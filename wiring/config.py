@@ -36,10 +36,20 @@ class Defaults:
         "application/json", "image/svg+xml", "application/manifest+json",
     ]
     COMPRESS_MIN_SIZE = 256
-    # The largest request body, with room for a league file of many years of history (tens of MB);
-    # anything bigger is refused with 413 before it is read (Werkzeug spools uploads to disk, so this
-    # caps the disk one request can fill). Form fields alone stay under Werkzeug's 500 kB.
-    MAX_CONTENT_LENGTH = 256 * 1024 * 1024
+    # The largest request body (wiring/body_limit.py), checked before anything reads it. Every route:
+    # 64 KB, several times the largest form the app draws (the blind structure editor at its 100 items,
+    # about 18 KB with every break's label and colour-up note at full length; a Web Push subscription
+    # or a tap is under 1 KB). Only an organiser's file routes take more: a results CSV (2 MB, and its
+    # confirmation carries the checked file back in a signed field) and a league file with many years
+    # of history (tens of MB). MAX_CONTENT_LENGTH, which Werkzeug applies wherever no route says
+    # otherwise, is the small one too.
+    REQUEST_BODY_MAX = 64 * 1024
+    RESULTS_FILE_BODY_MAX = 4 * 1024 * 1024
+    LEAGUE_FILE_BODY_MAX = 64 * 1024 * 1024
+    MAX_CONTENT_LENGTH = REQUEST_BODY_MAX
+    # A form's text fields held in memory (Werkzeug's default, said here): the results confirmation's
+    # signed file is the largest, at most 400 KB (blueprints/organiser/data.py).
+    MAX_FORM_MEMORY_SIZE = 500_000
     # One JSON line per request on the `shuffleup.requests` logger (wiring/logs.py); SHUFFLEUP_REQUEST_LOG=0
     # turns it off (nginx's own access log may be enough).
     REQUEST_LOG = True

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 from werkzeug.routing import IntegerConverter, UnicodeConverter
 
-from wiring import precompressed, wire_headers
+from wiring import body_limit, precompressed, wire_headers
 
 
 class Base(DeclarativeBase):
@@ -85,6 +85,7 @@ def init_app(app) -> None:
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in as the host or organiser."
+    body_limit.init_app(app)  # before CSRFProtect's hook, which reads the form
     csrf.init_app(app)
     limiter.init_app(app)
     compress.init_app(app)

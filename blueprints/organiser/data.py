@@ -12,6 +12,7 @@ from blueprints.organiser.base import bp, my_league
 from league.results_file import ResultsFileError, parse_results
 from services import Refused, export, results
 from services.models import League
+from wiring.body_limit import takes_file
 from wiring.extensions import db
 
 MAX_CSV_BYTES = 2 * 1024 * 1024  # the page's limit; bigger files go through `flask league import-results`
@@ -56,6 +57,7 @@ def _uploaded_text(field: str) -> str:
 
 
 @bp.route("/<slug>/results/preview", methods=["POST"])
+@takes_file("RESULTS_FILE_BODY_MAX")
 def results_preview(slug: str):
     """R-PTS, R-QUAL: check an uploaded results file whole, as `flask league import-results` does
     (line-numbered; any bad row rejects the file), and show what importing it would change: its
@@ -79,6 +81,7 @@ def results_preview(slug: str):
 
 
 @bp.route("/<slug>/results/import", methods=["POST"])
+@takes_file("RESULTS_FILE_BODY_MAX")
 def results_import(slug: str):
     """R-PTS, R-QUAL: import the previewed file, all or nothing. Refused (nothing written) when the
     confirm was not signed here for this league, is over an hour old, or when the file would now
@@ -123,6 +126,7 @@ def export_file(slug: str):
 
 
 @bp.route("/<slug>/import", methods=["POST"])
+@takes_file("LEAGUE_FILE_BODY_MAX")
 def league_import(slug: str):
     """Fill a new, empty league from a league file (export → import gives back the same league, ids,
     logins and all); refused with the reason, nothing written, for a league that has anything of its

@@ -258,7 +258,7 @@ def test_a_foreign_file_is_refused_on_the_page(client, league, organiser):
 def test_a_body_over_the_limit_is_refused_before_it_is_read_and_nothing_is_written(app, client, league, organiser):
     organiser_client(client)
     before = snapshot()
-    app.config["MAX_CONTENT_LENGTH"] = 4096
+    app.config["RESULTS_FILE_BODY_MAX"] = 4096
     response = upload(client, GOOD + "2026-11-07,19:00,Rose,nightly,1,Ann,\n" * 200)
     assert response.status_code == 413
     assert "larger than this page takes" in response.get_data(as_text=True)
