@@ -1,6 +1,6 @@
 """Logins (Flask-Login, hashed passwords, rate-limited): logging in and out, the first run's set-up link
 that makes the operator, a one-time password link, and everyone's own new password."""
-import hashlib
+import time
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
@@ -9,6 +9,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from blueprints import errors, is_htmx
 from league.statuses import LinkPurpose
 from services import Refused, logins
+from wiring import rate_limits
 from wiring.extensions import db, limiter, login_manager
 
 bp = Blueprint("auth", __name__)
@@ -23,15 +24,25 @@ def _safe_next(target: str | None) -> str | None:
 
 
 def _login_account() -> str:
-    """The per-account limit's key: the username tried, as the login matches it (casefolded), so
+    """The per-account count's key: the username tried, as the login matches it (casefolded), so
     guesses at one account from many addresses are counted together."""
-    return "login-account:" + request.form.get("username", "").strip().casefold()[:80]
+    return "login-account:" + rate_limits.posted_value("username")
+
+
+def _login_pair() -> str:
+    """The per-account-and-address limit's key: the username tried from this address."""
+    return f"login-pair:{rate_limits.posted_value('username')}|{rate_limits.address()}"
 
 
 def _link_tries() -> str:
     """The per-link limit's key: the link's secret, hashed (the limiter's storage never holds it)."""
-    token = (request.view_args or {}).get("token", "")
-    return "login-link:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    return "login-link:" + rate_limits.hashed((request.view_args or {}).get("token", ""))
+
+
+def slow_down(seconds: float) -> None:
+    """Wait before answering a login whose username is being guessed at (time.sleep, which the gevent
+    worker makes a pause of this request alone)."""
+    time.sleep(seconds)
 
 
 def home_of(user) -> str:
@@ -45,24 +56,29 @@ def _refused(response) -> bool:
     return response.status_code in (401, 422)
 
 
-# Per address, every try; per account (or link), only failed tries count: guessing at the host's
-# password from the pub's wifi (or anywhere) locks that account for a minute, while another login on the
-# same wifi carries on; a link tried wrongly ten times no longer works at all (LINK_TRIES_LIMIT).
-by_address = limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
-by_link = limiter.limit(lambda: current_app.config["LINK_TRIES_LIMIT"], key_func=_link_tries, methods=["POST"],
+# Per address, every try; per account and address, failed tries: a guesser is blocked for a minute,
+# and so is nobody else. Per account alone, from any address, failed tries only slow each next try down
+# (LOGIN_ACCOUNT_SLOW_AFTER, LOGIN_SLOW_DOWN_S): guesses from many addresses at once get few answers a
+# minute each, and the real user, from their own phone, still logs in. A link tried wrongly ten
+# times no longer works at all (LINK_TRIES_LIMIT).
+by_address = limiter.limit(rate_limits.setting("LOGIN_RATE_LIMIT"), methods=["POST"])
+by_link = limiter.limit(rate_limits.setting("LINK_TRIES_LIMIT"), key_func=_link_tries, methods=["POST"],
                         deduct_when=_refused)
 
 
 @bp.route("/login", methods=["GET", "POST"])
 @by_address
-@limiter.limit(lambda: current_app.config["LOGIN_ACCOUNT_RATE_LIMIT"], key_func=_login_account, methods=["POST"],
+@limiter.limit(rate_limits.setting("LOGIN_PAIR_RATE_LIMIT"), key_func=_login_pair, methods=["POST"],
                deduct_when=_refused)
 def login():
-    """Show the login form; on POST check the password and start the session (a username in any case)."""
+    """Show the login form; on POST check the password and start the session (a username in any case).
+    A username guessed at too often from anywhere answers each further try only after a wait."""
     error = None
     username = ""
     if request.method == "POST":
         username = request.form.get("username", "").strip()[:200]
+        if rate_limits.over("LOGIN_ACCOUNT_SLOW_AFTER", _login_account()):
+            slow_down(current_app.config["LOGIN_SLOW_DOWN_S"])
         user = logins.find_login(username)
         if user is not None and user.check_password(request.form.get("password", "")[:1000]):
             if user.suspended_at is None:
@@ -70,6 +86,7 @@ def login():
                 return redirect(_safe_next(request.args.get("next")) or home_of(user))
             error = "This login is suspended: ask your organiser to reinstate it."
         else:
+            rate_limits.count_try("LOGIN_ACCOUNT_SLOW_AFTER", _login_account())
             error = "That username and password do not match."
     status = 401 if error else 200
     return render_template("auth/login.html", error=error, username=username), status

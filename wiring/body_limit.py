@@ -1,7 +1,7 @@
 """How large a request's body may be, decided before anything reads it.
 
 Every route takes a small body (REQUEST_BODY_MAX: the largest form the app draws, the blind structure
-editor's hundred items, fits several times over); only the routes marked `takes_file` take more, and
+editor's hundred items, fits); only the routes marked `takes_file` take more, and
 only from a logged-in user (an organiser's results CSV or league file). A body over the limit is
 refused with 413 from its Content-Length at once, before the CSRF check (which reads the form) or
 anything else reads or spools it to disk. A chunked body says no length: it is read here, up to one

@@ -21,8 +21,23 @@ class Defaults:
     RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
     RATELIMIT_SWALLOW_ERRORS = True
     RATELIMIT_HEADERS_ENABLED = True
-    LOGIN_RATE_LIMIT = "10 per minute"  # per address
-    LOGIN_ACCOUNT_RATE_LIMIT = "10 per minute"  # per username tried, from any address
+    LOGIN_RATE_LIMIT = "10 per minute"  # per address, every try
+    LOGIN_PAIR_RATE_LIMIT = "10 per minute"  # failed tries per username from one address: then 429
+    # Failed tries per username from any address before each further try waits LOGIN_SLOW_DOWN_S
+    # (a slow-down, never a block: nobody can lock a host out by guessing wrong).
+    LOGIN_ACCOUNT_SLOW_AFTER = "10 per minute"
+    LOGIN_SLOW_DOWN_S = 2.0
+    # What anyone can do without a login (wiring/rate_limits.py; the arithmetic of what a guesser can
+    # reach is in docs/reliability.md). A pub's phones may share one address: the per-address limits
+    # leave room for a door's rush.
+    CHECK_IN_RATE_LIMIT = "30 per minute"  # check-in posts per address, every try
+    CHECK_IN_LINK_RATE_LIMIT = "60 per minute"  # check-ins through one night's link, from anywhere
+    CLAIM_RATE_LIMIT = "10 per minute"  # member-card claims per address, every try
+    # Wrong claim codes from every address together: what bounds a guesser with many addresses.
+    CLAIM_GUESS_LIMIT = "200 per minute"
+    MOVE_CODE_RATE_LIMIT = "10 per hour"  # one-time codes a member's own phone asks for
+    PREREG_RATE_LIMIT = "12 per minute"  # pre-registration taps per member (a pub's phones share an address)
+    VENUE_LINK_RATE_LIMIT = "120 per minute"  # a venue poster's link per address
     # Failed tries of one set-up or password link: the tenth kills it (a link lives a day at most; the
     # set-up link until the next start, which prints a new one).
     LINK_TRIES_LIMIT = "10 per day"
@@ -37,13 +52,14 @@ class Defaults:
     ]
     COMPRESS_MIN_SIZE = 256
     # The largest request body (wiring/body_limit.py), checked before anything reads it. Every route:
-    # 64 KB, several times the largest form the app draws (the blind structure editor at its 100 items,
-    # about 18 KB with every break's label and colour-up note at full length; a Web Push subscription
-    # or a tap is under 1 KB). Only an organiser's file routes take more: a results CSV (2 MB, and its
-    # confirmation carries the checked file back in a signed field) and a league file with many years
-    # of history (tens of MB). MAX_CONTENT_LENGTH, which Werkzeug applies wherever no route says
-    # otherwise, is the small one too.
-    REQUEST_BODY_MAX = 64 * 1024
+    # 128 KB, above the largest form the app draws: the blind structure editor at its 100 items is 14 KB
+    # with every break's label and colour-up note at full length, and about 70 KB if all of them are
+    # in a script a browser sends as 9 bytes a character (a Web Push subscription or a tap is under
+    # 1 KB). Only an organiser's file routes take more: a results CSV (2 MB, and its confirmation
+    # carries the checked file back in a signed field) and a league file with many years of history
+    # (tens of MB). MAX_CONTENT_LENGTH, which Werkzeug applies wherever no route says otherwise, is
+    # the small one too.
+    REQUEST_BODY_MAX = 128 * 1024
     RESULTS_FILE_BODY_MAX = 4 * 1024 * 1024
     LEAGUE_FILE_BODY_MAX = 64 * 1024 * 1024
     MAX_CONTENT_LENGTH = REQUEST_BODY_MAX

@@ -11,11 +11,12 @@ the same whichever module holds the view:
            the offline page
 - card:    the player's own pages: /me, the member card, moving the card to a new phone
 - push:    the phone's Web Push subscription ("Tell me when I move")
+- too_many: their answer to a rate limit
 
 base.py holds the blueprint and the helpers more than one of them uses; importing the view
 modules here is what adds their routes to it."""
 
-from blueprints.play import card, leagues, night, push, shell, venues
+from blueprints.play import card, leagues, night, push, shell, too_many, venues
 from blueprints.play.base import bp
 
-__all__ = ["bp", "card", "leagues", "night", "push", "shell", "venues"]
+__all__ = ["bp", "card", "leagues", "night", "push", "shell", "too_many", "venues"]

@@ -1,7 +1,6 @@
 """The player's own pages: their home (/me), the member card and what its QR code
 opens, moving the card to a new phone (a one-time code, from the player or the host), and signing
-out their other phones. The blueprint's 429 handler lives here too: the claim form's rate limit is
-what it is for."""
+out their other phones."""
 import datetime as dt
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -16,12 +15,23 @@ from live import qr
 from services import cards, field, leagues, results, road
 from services.models import Event, League, Member
 from services.night_snapshot import read_night
+from wiring import rate_limits
 from wiring.extensions import db, limiter
 
 # No password: the signed member cookie from check-in says whose phone this is, and every page here
 # shows only that member's own records. The card's secret (card_code) appears on /me alone.
 
-CLAIM_RATE_LIMIT = "10 per minute"  # a six-digit code can't be guessed 10 tries at a time
+CLAIM_FAILED = "Too many tries: wait a minute, then enter the code again."
+
+
+def _claim_refused(response) -> bool:
+    return response.status_code == 422
+
+
+def _phone_member_key() -> str:
+    """The per-member limit's key: this phone's member, else (no card yet) its address."""
+    member = current_member()
+    return f"member:{member.id}" if member else "address:" + rate_limits.address()
 
 
 @bp.app_context_processor
@@ -68,6 +78,7 @@ def _host_move(member: Member, league: League) -> tuple[str, str] | None:
 
 
 @bp.route("/me/move", methods=["POST"])
+@limiter.limit(rate_limits.setting("MOVE_CODE_RATE_LIMIT"), key_func=_phone_member_key)
 def move_card():
     """R-MEM-1: "Move to a new phone", on the phone that holds the card: a one-time code (six
     digits, ten minutes, once) and a QR code of the claim link for the new phone. htmx swaps it into
@@ -107,11 +118,14 @@ def sign_out_others():
 
 
 @bp.route("/me/claim", methods=["GET", "POST"])
-@limiter.limit(CLAIM_RATE_LIMIT, methods=["POST"])
+@limiter.limit(rate_limits.setting("CLAIM_RATE_LIMIT"), methods=["POST"])
+@limiter.limit(rate_limits.setting("CLAIM_GUESS_LIMIT"), key_func=lambda: "member-code-guesses", methods=["POST"],
+               deduct_when=_claim_refused)
 def claim_card():
     """R-MEM-1: the new phone takes the card with the one-time code (typed, or from the QR link,
     which only fills the form in: a link checker opening it uses nothing up). A wrong, used or
-    expired code is refused and changes nothing; tries are rate-limited (10 a minute)."""
+    expired code is refused and changes nothing; tries are rate-limited per address, and wrong codes
+    from all addresses together (CLAIM_GUESS_LIMIT), so a code cannot be guessed in its lifetime."""
     error = None
     code = request.values.get("code", "")[:20]
     if request.method == "POST":
@@ -130,11 +144,9 @@ def claim_card():
                                     holder=current_member()), 422 if error else 200)
 
 
-@bp.errorhandler(429)
-def _too_many(error):
-    """The claim form's rate limit (and any other on this blueprint): say so plainly."""
-    return private(render_template("play/claim.html", code="", holder=current_member(),
-                                    error="Too many tries: wait a minute, then enter the code again."), 429)
+def claim_too_many():
+    """R-MEM-1: the claim form's answer to a rate limit: the form again, saying to wait."""
+    return private(render_template("play/claim.html", code="", holder=current_member(), error=CLAIM_FAILED), 429)
 
 
 @bp.route("/cards/<card_code>")

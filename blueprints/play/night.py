@@ -4,7 +4,6 @@ for a coming night."""
 import hmac
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
-from limits import parse as parse_limit
 from sqlalchemy.exc import IntegrityError
 
 from blueprints import cast_vote, event_or_404, is_htmx, lock_event, page_or_fragment
@@ -18,6 +17,7 @@ from services import Refused, cancelling, checkin, deals, field, journal, member
 from services import prereg as preregistration
 from services.models import Event
 from services.night_snapshot import dealt, read_night
+from wiring import rate_limits
 from wiring.extensions import db, limiter
 
 
@@ -73,10 +73,22 @@ def _check_in_event(code: str):
     return event
 
 
+def _check_in_link() -> str:
+    return "check-in-link:" + rate_limits.hashed((request.view_args or {}).get("code", ""))
+
+
+def _checked_in(response) -> bool:
+    return response.status_code == 303
+
+
 @bp.route("/check-in/<code>", methods=["GET", "POST"])
+@limiter.limit(rate_limits.setting("CHECK_IN_RATE_LIMIT"), methods=["POST"])
+@limiter.limit(rate_limits.setting("CHECK_IN_LINK_RATE_LIMIT"), key_func=_check_in_link, methods=["POST"],
+               deduct_when=_checked_in)
 def check_in(code: str):
     """R-MEM-1, R-LATE-1/4: check in from the QR code: one tap for a phone that knows its member,
-    otherwise join the league on the spot (free, 18+). The host then confirms the arrival."""
+    otherwise join the league on the spot (free, 18+). The host then confirms the arrival. Check-ins
+    are rate-limited per address and per night's link (a script cannot fill the host's roster)."""
     event = _check_in_event(code)
     member = current_member()
     if member is not None and member.league_id != event.league_id:
@@ -140,8 +152,22 @@ def deal(event_id: int):
 # Only ever for this phone's member (the signed cookie says who): the entry is found from the
 # member, never from the form, so nobody can pre-register or cancel for someone else.
 
-# A player taps a few times at most; keyed by member, not address, because a pub's phones share one.
-PREREG_RATE_LIMIT = parse_limit("12 per minute")
+TOO_MANY_TAPS = "Too many taps: wait a minute, then try again."
+
+
+def _prereg_key() -> str:
+    """A player taps a few times at most; keyed by member, not address, because a pub's phones share
+    one (a phone without a card is refused by the view, and counted by its address)."""
+    member = current_member()
+    return f"prereg:{member.id}" if member else "prereg-address:" + rate_limits.address()
+
+
+by_member = limiter.shared_limit(rate_limits.setting("PREREG_RATE_LIMIT"), scope="prereg", key_func=_prereg_key)
+
+
+def prereg_too_many():
+    """R-LATE-3: the pre-registration block's answer to its rate limit: the block, saying to wait."""
+    return _prereg_block(event_or_404(request.view_args["event_id"]), 429, error=TOO_MANY_TAPS)
 
 
 def _prereg_block(event: Event, status: int = 200, **extra):
@@ -156,6 +182,7 @@ def prereg(event_id: int):
 
 
 @bp.route("/events/<int:event_id>/prereg", methods=["POST"])
+@by_member
 def prereg_self(event_id: int):
     """R-LATE-3/4, R-MEM-1: pre-register this phone's member for a coming night of their league, one
     tap before play starts. A free night puts their stack in play at once; a night with a buy-in
@@ -165,6 +192,7 @@ def prereg_self(event_id: int):
 
 
 @bp.route("/events/<int:event_id>/prereg/cancel", methods=["POST"])
+@by_member
 def prereg_cancel(event_id: int):
     """R-LATE-3: this phone's member cancels their own pre-registration (or request) before play
     starts. Journaled and undoable by the host."""
@@ -182,10 +210,6 @@ def _prereg_write(event_id: int, cancel: bool):
     if phone.league_id != event.league_id:
         return _prereg_block(event, 403, error=f"This night is in {event.league.name}; your member card is "
                                                "for another league.")
-    if limiter.enabled and not limiter.limiter.hit(PREREG_RATE_LIMIT, "prereg", str(phone.id)):
-        response = _prereg_block(event, 429, error="Too many taps: wait a minute, then try again.")
-        response.headers["Retry-After"] = "60"
-        return response
     name = phone.name
     # As the host's roster does, so this tap and a host's tap on the same night can't interleave.
     lock_event(event)

@@ -6,11 +6,14 @@ from flask import abort, make_response, redirect, render_template, url_for
 
 from blueprints.play.base import bp, top_of_table
 from services import venue_links
+from wiring import rate_limits
+from wiring.extensions import limiter
 
 NO_STORE = {"Cache-Control": "no-store"}  # tonight's answer is not tomorrow's: no cache keeps it
 
 
 @bp.route("/venue/<code>")
+@limiter.limit(rate_limits.setting("VENUE_LINK_RATE_LIMIT"))
 def venue_door(code: str):
     """R-MEM-1: where a venue's poster leads: the one night open there tonight goes straight to its
     check-in page; two or more are listed to pick from; none, the venue's page."""

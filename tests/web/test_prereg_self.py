@@ -297,7 +297,8 @@ def test_taps_are_rate_limited_per_member(ann, friday):
         assert prereg(phone, friday, cancel=bool(n % 2)).status_code == 200
     before = state(friday)
     limited = prereg(phone, friday)
-    assert limited.status_code == 429 and "Too many taps" in text(limited) and limited.headers["Retry-After"] == "60"
+    assert limited.status_code == 429 and "Too many taps" in text(limited)
+    assert 0 < int(limited.headers["Retry-After"]) <= 60
     assert state(friday) == before
 
 
