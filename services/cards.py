@@ -1,6 +1,8 @@
-"""Moving a member's card to a new phone (R-MEM-1): a one-time code, six digits, valid ten minutes,
+"""Moving a member's card to a new phone (R-MEM-1): a one-time code, ten digits, valid ten minutes,
 used once, stored only as a keyed SHA-256 hash; signing every other phone out. Callers commit.
-"""
+Ten digits, because a code must not be guessable in its lifetime at the claim form's limits, from any
+number of addresses (docs/reliability.md, "Codes and links"); digits, because a phone's number pad
+types them."""
 from __future__ import annotations
 
 import datetime as dt
@@ -15,7 +17,7 @@ from league.statuses import EventStatus
 from services.models import Entry, Event, League, Member, MemberCode, User, utcnow
 from wiring.extensions import db
 
-CODE_DIGITS = 6
+CODE_DIGITS = 10
 
 
 CODE_LIFETIME = dt.timedelta(minutes=10)
@@ -26,15 +28,20 @@ CODE_KEEP = dt.timedelta(days=1)  # used and expired codes are swept after a day
 
 def _code_hash(code: str) -> str:
     """The stored form of a code: HMAC-SHA-256 under the app's secret key, so a copy of the
-    database alone cannot be searched for the million possible codes."""
+    database alone cannot be searched for the ten billion possible codes."""
     return hmac.new(current_app.secret_key.encode(), b"member-code:" + code.encode(), hashlib.sha256).hexdigest()
 
 
 def clean_code(text: str | None) -> str | None:
-    """What a person typed ("123 456", "123-456") as the code's digits, or None if it can't be one."""
+    """What a person typed ("123 456 7890", "123-456-7890") as the code's digits, or None if it can't be one."""
     digits = "".join(ch for ch in (text or "") if ch.isdigit())
     other = "".join(ch for ch in (text or "") if not ch.isdigit() and not ch.isspace() and ch != "-")
     return digits if len(digits) == CODE_DIGITS and not other else None
+
+
+def spaced(code: str) -> str:
+    """R-MEM-1: a code as the pages show it and a person reads it out: "123 456 7890"."""
+    return f"{code[:3]} {code[3:6]} {code[6:]}"
 
 
 def move_refusal(user: User, member: Member) -> str | None:

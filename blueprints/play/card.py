@@ -80,8 +80,8 @@ def _host_move(member: Member, league: League) -> tuple[str, str] | None:
 @bp.route("/me/move", methods=["POST"])
 @limiter.limit(rate_limits.setting("MOVE_CODE_RATE_LIMIT"), key_func=_phone_member_key)
 def move_card():
-    """R-MEM-1: "Move to a new phone", on the phone that holds the card: a one-time code (six
-    digits, ten minutes, once) and a QR code of the claim link for the new phone. htmx swaps it into
+    """R-MEM-1: "Move to a new phone", on the phone that holds the card: a one-time code (ten
+    digits, ten minutes, once; MOVE_CODE_RATE_LIMIT an hour) and a QR code of the claim link for the new phone. htmx swaps it into
     /me; without script it is a page of its own."""
     member = current_member()
     if member is None:
@@ -94,12 +94,12 @@ def move_card():
 
 
 def _code_context(code: str, expires: dt.datetime, league: League) -> dict:
-    """A one-time code as the pages show it: "123 456", until when (the league's local time), and
+    """A one-time code as the pages show it: "123 456 7890", until when (the league's local time), and
     the claim link with its QR code."""
     link = url_for("play.claim_card", code=code, _external=True)
     until = expires.replace(tzinfo=dt.UTC).astimezone(league.zone())
     # Not qr.svg: its cache would keep the code in memory after it is used.
-    return {"code": f"{code[:3]} {code[3:]}", "until": until.strftime("%H:%M"),
+    return {"code": cards.spaced(code), "until": until.strftime("%H:%M"),
             "minutes": int(cards.CODE_LIFETIME.total_seconds() // 60),
             "claim_link": link, "claim_qr": qr.svg.__wrapped__(link)}
 

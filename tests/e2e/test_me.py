@@ -69,7 +69,7 @@ def test_a_player_opens_me_and_moves_the_card_to_a_new_phone(tonight, live_serve
     old.evaluate("window.__marker = 1")
     old.get_by_role("button", name="Move to a new phone").click()
     shown = old.locator("[data-code]")
-    expect(shown).to_have_text(re.compile(r"^\d{3} \d{3}$"))
+    expect(shown).to_have_text(re.compile(r"^\d{3} \d{3} \d{4}$"))
     expect(old.get_by_role("img", name="QR code of the link that moves your card")).to_be_visible()
     expect(old.get_by_role("heading", name="Move my card to a new phone")).to_be_focused()  # not lost with the button
     assert old.evaluate("window.__marker") == 1

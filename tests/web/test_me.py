@@ -46,7 +46,7 @@ def qr_path(svg_text):
 
 
 def new_code(phone):
-    """Ask for a one-time code on the phone that holds the card; return its six digits."""
+    """Ask for a one-time code on the phone that holds the card; return its ten digits."""
     response = phone.post("/me/move", data={"csrf_token": csrf_token(phone, "/me")})
     assert response.status_code == 200
     return "".join(CODE_RE.search(html(response)).groups())
@@ -253,7 +253,7 @@ def test_r_mem_1_a_one_time_code_moves_the_card_to_a_new_phone(ann, app):
     new_phone = app.test_client()
     form = new_phone.get(f"/me/claim?code={code}")
     assert f'value="{code}"' in html(form) and db.session.scalar(db.select(MemberCode.used_at)) is None
-    claimed = claim(new_phone, f"{code[:3]} {code[3:]}")
+    claimed = claim(new_phone, f"{code[:3]} {code[3:6]}-{code[6:]}")
     assert claimed.status_code == 303 and claimed.headers["Location"] == "/me"
     assert COOKIE in claimed.headers["Set-Cookie"] and "HttpOnly" in claimed.headers["Set-Cookie"]
     page = html(new_phone.get("/me"))
@@ -285,7 +285,7 @@ def test_expired_wrong_and_replaced_codes_are_refused_and_change_nothing(ann, ap
     assert expired.status_code == 422 and "older than ten minutes" in html(expired)
     assert COOKIE not in expired.headers.get("Set-Cookie", "")
     live = new_code(ann)
-    refused = claim(new_phone, "000000" if live != "000000" else "111111")
+    refused = claim(new_phone, "0" * 10 if live != "0" * 10 else "1" * 10)
     assert refused.status_code == 422 and 'role="alert"' in html(refused) and 'aria-invalid="true"' in html(refused)
     assert claim(new_phone, "abc").status_code == 422 and claim(new_phone, "").status_code == 422
     # a new code replaces the last one
@@ -319,7 +319,7 @@ def test_the_claim_form_is_rate_limited(ann, app):
     code = new_code(ann)
     guesser = app.test_client()
     token = csrf_token(guesser, "/me/claim")
-    wrong = "000000" if code != "000000" else "111111"
+    wrong = "0" * 10 if code != "0" * 10 else "1" * 10
     codes = [guesser.post("/me/claim", data={"csrf_token": token, "code": wrong}).status_code for _ in range(11)]
     assert codes[:10] == [422] * 10 and codes[10] == 429
     limited = guesser.post("/me/claim", data={"csrf_token": token, "code": code})
