@@ -111,6 +111,20 @@ def _id_seen(member: Member) -> None:
         raise Refused(refusal)
 
 
+def clear_arrivals(night: NightSnapshot, journal: Journal, last_seen: int) -> list[str]:
+    """R-MEM-1: the host turns away at once every arrival waiting for Confirm that their screen
+    showed (entry ids up to `last_seen`: one who scanned since stays), after a flood of scans or a
+    prank: the names turned away, in the order they arrived; refused when none waits.
+    Pre-registration requests (a buy-in to confirm, R-LATE-3) stay: each is a player's own."""
+    waiting = [entry for entry in night.with_status(EntryStatus.PENDING) if entry.id <= last_seen]
+    if not waiting:
+        raise Refused("Nobody is waiting to be confirmed.")
+    names = [entry.member.name for entry in waiting]
+    for entry in waiting:
+        reject(night, entry, journal)
+    return names
+
+
 def reject(night: NightSnapshot, entry: Entry, journal: Journal) -> None:
     """The host turns an arrival away (not a member here, a prank scan…), or a pre-registration
     request whose buy-in was never paid (R-LATE-3): the entry goes."""

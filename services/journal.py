@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy.orm import defer
 
 from services import Refused
-from services.models import Action, Event, utcnow
+from services.models import Action, Event, Member, utcnow
 from wiring.extensions import db
 
 
@@ -186,10 +186,26 @@ def undo(action: Action, turn: int | None = None) -> None:
     action.undone_turn, action.undone_at = turn, utcnow()
 
 
+GONE_MEMBER = ("This can't be taken back: a player it would bring back has had their member record "
+               "deleted by the organiser since.")
+
+
+def _members_there(rows: dict[tuple[str, int], Any], states: list[tuple[str, int, dict[str, Any] | None]]) -> None:
+    """R-MEM-1: a row put back under a member (a turned-away arrival's entry) needs that member's record;
+    the organiser may have deleted it since (services.members.delete). Refused, nothing done, then."""
+    wanted = {values["member_id"] for table, row_id, values in states
+              if values and values.get("member_id") is not None and rows.get((table, row_id)) is None}
+    if wanted:
+        found = set(db.session.scalars(db.select(Member.id).where(Member.id.in_(wanted))))
+        if wanted - found:
+            raise Refused(GONE_MEMBER)
+
+
 def _put(rows: dict[tuple[str, int], Any], states: list[tuple[str, int, dict[str, Any] | None]]) -> None:
     """Make each noted row hold its values (added again under its id if it is gone), or, None, remove
     it; in the order given, flushed wherever removals and restorations alternate, so a unique key
     freed by one is free for the next."""
+    _members_there(rows, states)
     removing: bool | None = None
     for table, row_id, values in states:
         if removing is not None and removing != (values is None):

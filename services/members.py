@@ -1,5 +1,6 @@
 """Members in the database (R-MEM-1, R-MEM-2): finding one by name, joining, photo ID checked; the
-organiser's search, record, edits, bans and merges of two records of one person (undoable)."""
+organiser's search, record, edits, bans and merges of two records of one person (undoable), and
+deleting a record that holds no history."""
 from __future__ import annotations
 
 import datetime as dt
@@ -314,6 +315,42 @@ def undo_merge(merge_row: MemberMerge) -> None:
         ticket = db.session.scalar(db.select(Ticket).where(Ticket.member_id == merged.id, Ticket.month == month))
         if ticket is not None:
             ticket.presented_at, ticket.presented_event_id = at, final_id  # R-QUAL-2: each record its own ticket again
+
+
+def _count(column, member_id: int) -> int:
+    return db.session.scalar(db.select(db.func.count()).where(column == member_id)) or 0
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def history(member: Member) -> list[str]:
+    """R-MEM-1, R-MEM-2: what the member's record holds that deleting it would lose: nights (any entry),
+    tickets, penalties, a ban, merges. Empty: nothing (a name a flood of scans or a typo made; an
+    arrival the host turned away leaves no entry, and Undo of that is then refused: services.journal)."""
+    held = []
+    for column, word in ((Entry.member_id, "night"), (Ticket.member_id, "ticket"), (Penalty.member_id, "penalty")):
+        if count := _count(column, member.id):
+            held.append(_plural(count, word).replace("penaltys", "penalties"))
+    if member.banned_at is not None:
+        held.append("a ban")
+    merges = (_count(MemberMerge.kept_id, member.id) + _count(MemberMerge.merged_id, member.id)
+              + _count(Member.merged_into_id, member.id) + (member.merged_into_id is not None))
+    if merges:
+        held.append(_plural(merges, "merge"))
+    return held
+
+
+def delete(member: Member) -> None:
+    """R-MEM-1: the organiser deletes a member record that holds no history (history() is empty), with
+    its one-time codes; refused with what it holds otherwise. The caller commits."""
+    if held := history(member):
+        raise Refused(f"{member.name} can't be deleted: their record holds {', '.join(held)}. "
+                      "Merge it into the right record instead, or leave it.")
+    db.session.execute(db.delete(MemberCode).where(MemberCode.member_id == member.id))
+    db.session.delete(member)
+    db.session.flush()
 
 
 def drop_unused(member_ids: set[int]) -> list[str]:

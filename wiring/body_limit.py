@@ -16,6 +16,7 @@ from collections.abc import Callable
 from flask import Flask, abort, current_app, request
 from flask_login import current_user
 
+
 def takes_file(config_key: str) -> Callable:
     """Mark a view that takes an uploaded file: a logged-in user's body there may be as large as the
     setting `config_key` (MAX_CONTENT_LENGTH's per-route form)."""
@@ -50,7 +51,8 @@ def _take_chunked(limit: int) -> None:
     file past that, for an organiser's file) and pass it on with its length; refuse it once it is over."""
     environ = request.environ
     source = environ["wsgi.input"]
-    body = tempfile.SpooledTemporaryFile(max_size=int(current_app.config["REQUEST_BODY_MAX"]))
+    # Not a `with`: the file is the request's body from here on, closed with the request's input.
+    body = tempfile.SpooledTemporaryFile(max_size=int(current_app.config["REQUEST_BODY_MAX"]))  # noqa: SIM115
     size = 0
     while size <= limit:
         chunk = source.read(min(64 * 1024, limit + 1 - size))

@@ -290,6 +290,15 @@ def _reject(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) ->
     return f"Turned away {name}"
 
 
+@roster_action("clear_arrivals")
+def _clear_arrivals(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
+    """R-MEM-1: every arrival waiting for Confirm, up to clear_arrivals:<the newest the screen
+    showed>, is turned away in one action (Undo brings them all back)."""
+    names = checkin.clear_arrivals(night, log, row_id(arg) or 0)
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return f"Turned away {len(names)} waiting arrival{'s' if len(names) != 1 else ''}: {shown}"
+
+
 @roster_action("id")
 def _id_checked(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> str:
     """R-MEM-1: the host saw photo ID for a member under 21."""

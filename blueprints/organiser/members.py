@@ -1,7 +1,7 @@
 """The organiser's members (R-MEM-1, R-MEM-2): search, a member's record, edits, bans with their reason,
-and merging two records of one person (undoable)."""
+merging two records of one person (undoable), and deleting a record with no history."""
 
-from flask import abort, request
+from flask import abort, flash, redirect, request, url_for
 from flask_login import current_user
 
 from blueprints import page_or_fragment
@@ -120,6 +120,24 @@ def merge_member(slug: str, member_id: int):
         return _refused(league, member_id, refused, 409)
     db.session.commit()
     return _member_page(league, kept, saved=f"Merged {other.name} into {kept.name}.")
+
+
+@bp.route("/<slug>/members/<int:member_id>/delete", methods=["POST"])
+def delete_member(slug: str, member_id: int):
+    """R-MEM-1: delete a member record that holds no history (a name a flood of scans or a typo made),
+    once the organiser ticked "Yes, delete"; refused (409) with what it holds otherwise, nothing changed."""
+    league = my_league(slug)
+    member = _member_or_404(league, member_id)
+    name = member.name
+    if request.form.get("sure") != "yes":
+        return _refused(league, member_id, Refused(f"Tick “Yes, delete {name}'s record” to delete it."))
+    try:
+        members.delete(member)
+    except Refused as refused:
+        return _refused(league, member_id, refused, 409)
+    db.session.commit()
+    flash(f"Deleted {name}'s record.")
+    return redirect(url_for("organiser.members_list", slug=league.slug), 303)
 
 
 @bp.route("/<slug>/merges/<int:merge_id>/undo", methods=["POST"])

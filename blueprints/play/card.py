@@ -81,8 +81,8 @@ def _host_move(member: Member, league: League) -> tuple[str, str] | None:
 @limiter.limit(rate_limits.setting("MOVE_CODE_RATE_LIMIT"), key_func=_phone_member_key)
 def move_card():
     """R-MEM-1: "Move to a new phone", on the phone that holds the card: a one-time code (ten
-    digits, ten minutes, once; MOVE_CODE_RATE_LIMIT an hour) and a QR code of the claim link for the new phone. htmx swaps it into
-    /me; without script it is a page of its own."""
+    digits, ten minutes, once; MOVE_CODE_RATE_LIMIT an hour) and a QR code of the claim link for the
+    new phone. htmx swaps it into /me; without script it is a page of its own."""
     member = current_member()
     if member is None:
         abort(403)

@@ -13,7 +13,7 @@ import pytest
 from services.models import MemberCode
 from tests.conftest import csrf_token
 from tests.fixtures.pages import text
-from tests.fixtures.phones import CODE_RE, claim, join, phone_of
+from tests.fixtures.phones import CODE_RE, claim, join
 from tests.fixtures.rows import count, every_row, member
 from wiring.extensions import db
 
