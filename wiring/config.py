@@ -34,7 +34,7 @@ class Defaults:
     CHECK_IN_LINK_RATE_LIMIT = "60 per minute"  # check-ins through one night's link, from anywhere
     CLAIM_RATE_LIMIT = "10 per minute"  # member-card claims per address, every try
     # Wrong claim codes from every address together: what bounds a guesser with many addresses.
-    CLAIM_GUESS_LIMIT = "200 per minute"
+    CLAIM_GUESS_LIMIT = "100 per minute"
     MOVE_CODE_RATE_LIMIT = "10 per hour"  # one-time codes a member's own phone asks for
     PREREG_RATE_LIMIT = "12 per minute"  # pre-registration taps per member (a pub's phones share an address)
     VENUE_LINK_RATE_LIMIT = "120 per minute"  # a venue poster's link per address
