@@ -195,6 +195,7 @@ def _members_there(rows: dict[tuple[str, int], Any], states: list[tuple[str, int
     the organiser may have deleted it since (services.members.delete). Refused, nothing done, then."""
     wanted = {values["member_id"] for table, row_id, values in states
               if values and values.get("member_id") is not None and rows.get((table, row_id)) is None}
+    wanted -= {row_id for table, row_id, values in states if table == "members" and values}  # put back here too
     if wanted:
         found = set(db.session.scalars(db.select(Member.id).where(Member.id.in_(wanted))))
         if wanted - found:
