@@ -5,31 +5,17 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from services.models import Entry, Member, User
+from services.models import Member, User
 from tests.e2e.conftest import axe, check_fits, seed_tonight
-from tests.e2e.test_roster_host import host_on
+from tests.e2e.test_roster_host import host_on, seat
 from wiring.extensions import db
 
 PRANKS = [f"Prank {n}" for n in range(5)]
 
 
-def waiting(app, event_id: int, names: list[str]) -> None:
-    """Arrivals on their own phones, waiting for the host's Confirm."""
-    with app.app_context():
-        from services.models import Event
-        event = db.session.get(Event, event_id)
-        for name in names:
-            member = Member.named(event.league_id, name)
-            db.session.add(member)
-            db.session.flush()
-            db.session.add(Entry(event_id=event_id, member_id=member.id, status="pending"))
-        db.session.commit()
-        db.session.remove()
-
-
 def test_r_mem_1_the_host_turns_a_flood_away_in_one_tap_and_undo_brings_it_back(live_server, phone, screenshot):
     _, event_id, _ = seed_tonight(live_server.app)
-    waiting(live_server.app, event_id, PRANKS)
+    seat(live_server.app, event_id, PRANKS, status="pending")  # arrivals waiting for Confirm
     host = host_on(phone, live_server.url, event_id)
     roster = host.locator("#players")
     clear = roster.get_by_role("button", name="Turn away all 5 waiting")

@@ -9,8 +9,9 @@ from tests.e2e.conftest import seed_tonight
 from wiring.extensions import db
 
 
-def seat(app, event_id: int, names: list[str]) -> None:
-    """Players already in tonight's game (checked in by the host)."""
+def seat(app, event_id: int, names: list[str], status: str = "playing") -> None:
+    """Players already in tonight's game (checked in by the host), or with `status` "pending" arrivals
+    waiting for the host's Confirm."""
     with app.app_context():
         from services.models import Event
         event = db.session.get(Event, event_id)
@@ -18,7 +19,7 @@ def seat(app, event_id: int, names: list[str]) -> None:
             member = Member.named(event.league_id, name)
             db.session.add(member)
             db.session.flush()
-            db.session.add(Entry(event_id=event_id, member_id=member.id, status="playing"))
+            db.session.add(Entry(event_id=event_id, member_id=member.id, status=status))
         db.session.commit()
         db.session.remove()
 
