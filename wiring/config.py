@@ -53,7 +53,7 @@ class Defaults:
     COMPRESS_MIN_SIZE = 256
     # The largest request body (wiring/body_limit.py), checked before anything reads it. Every route:
     # 128 KB, above the largest form the app draws: the blind structure editor at its 100 items is 14 KB
-    # with every break's label and colour-up note at full length, and about 70 KB if all of them are
+    # with every break's label and colour-up note at full length, and 61 KB if all of them are
     # in a script a browser sends as 9 bytes a character (a tap or a check-in is under 1 KB). Only an
     # organiser's file routes take more: a results CSV (2 MB, and its confirmation carries the checked
     # file back in a signed field) and a league file with many years of history (tens of MB).
