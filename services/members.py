@@ -14,7 +14,19 @@ from league.statuses import RulingKind
 from league.text import as_sentence, clean_text, text_problem
 from services import MAX_REASON_LENGTH, Refused, typed_text
 from services.journal import Journal
-from services.models import Entry, Event, League, Member, MemberCode, MemberMerge, Penalty, Ruling, Ticket, utcnow
+from services.models import (
+    Entry,
+    Event,
+    League,
+    Member,
+    MemberCode,
+    MemberMerge,
+    Penalty,
+    PushSubscription,
+    Ruling,
+    Ticket,
+    utcnow,
+)
 from services.standings import settle_tickets
 from wiring.extensions import db
 
@@ -344,11 +356,13 @@ def history(member: Member) -> list[str]:
 
 def delete(member: Member) -> None:
     """R-MEM-1: the organiser deletes a member record that holds no history (history() is empty), with
-    its one-time codes; refused with what it holds otherwise. The caller commits."""
+    its one-time codes and its phones' push subscriptions; refused with what it holds otherwise. The
+    caller commits."""
     if held := history(member):
         raise Refused(f"{member.name} can't be deleted: their record holds {', '.join(held)}. "
                       "Merge it into the right record instead, or leave it.")
-    db.session.execute(db.delete(MemberCode).where(MemberCode.member_id == member.id))
+    for owned in (MemberCode, PushSubscription):
+        db.session.execute(db.delete(owned).where(owned.member_id == member.id))
     db.session.delete(member)
     db.session.flush()
 

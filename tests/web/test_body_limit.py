@@ -51,7 +51,8 @@ def test_an_anonymous_250_mb_post_to_login_is_refused_without_reading_it(client,
     assert every_row() == before
 
 
-@pytest.mark.parametrize("path", ["/me/claim", "/check-in/any-code", "/events/1/deal", "/organiser/harbour-league/import",
+@pytest.mark.parametrize("path", ["/me/claim", "/me/push", "/check-in/any-code", "/events/1/deal",
+                                  "/organiser/harbour-league/import",
                                   "/organiser/harbour-league/results/preview"])
 def test_every_route_refuses_a_huge_body_before_the_csrf_check_reads_it(client, organiser, path):
     """The file routes too, for anyone not logged in: their larger limit is an organiser's."""

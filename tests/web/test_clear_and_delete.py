@@ -3,7 +3,7 @@ in one action (confirmed on the button, undone through the night's journal), and
 member records that hold no history (confirmed by a tick; refused, with what it holds, otherwise)."""
 import re
 
-from services.models import Entry, Member, MemberCode
+from services.models import Entry, Member, MemberCode, PushSubscription
 from tests.conftest import csrf_token, login
 from tests.fixtures.host import host_op
 from tests.fixtures.pages import html, refusal, text
@@ -97,6 +97,8 @@ def test_r_mem_1_a_record_with_no_history_is_deleted_with_its_codes(app, client,
     host_op(client, night, f"clear_arrivals:{max(e.id for e in entries(night).values())}")
     prank = member("Prank 0")
     db.session.add(MemberCode(member_id=prank.id, code_hash="x" * 64, expires_at=prank.created_at))
+    db.session.add(PushSubscription(member_id=prank.id, endpoint="https://fcm.googleapis.com/fcm/send/x",
+                                    p256dh="k", auth="a"))
     db.session.commit()
     client.post("/logout", data={"csrf_token": csrf_token(client, "/")})
     page = organiser_on(client, league, prank)
@@ -104,7 +106,7 @@ def test_r_mem_1_a_record_with_no_history_is_deleted_with_its_codes(app, client,
     assert "Delete this record" in shown and "Yes, delete Prank 0's record for good" in shown
     done = delete(client, page)
     assert done.status_code == 303 and done.headers["Location"] == f"/organiser/{league.slug}/members"
-    assert member("Prank 0") is None and count(MemberCode) == 0
+    assert member("Prank 0") is None and count(MemberCode) == 0 and count(PushSubscription) == 0
     assert "Deleted Prank 0's record." in text(client.get(done.headers["Location"]))
 
 
