@@ -34,11 +34,6 @@ def _login_pair() -> str:
     return f"login-pair:{rate_limits.posted_value('username')}|{rate_limits.address()}"
 
 
-def _link_tries() -> str:
-    """The per-link limit's key: the link's secret, hashed (the limiter's storage never holds it)."""
-    return "login-link:" + rate_limits.hashed((request.view_args or {}).get("token", ""))
-
-
 def slow_down(seconds: float) -> None:
     """Wait before answering a login whose username is being guessed at (time.sleep, which the gevent
     worker makes a pause of this request alone)."""
@@ -60,10 +55,9 @@ def _refused(response) -> bool:
 # and so is nobody else. Per account alone, from any address, failed tries only slow each next try down
 # (LOGIN_ACCOUNT_SLOW_AFTER, LOGIN_SLOW_DOWN_S): guesses from many addresses at once get few answers a
 # minute each, and the real user, from their own phone, still logs in. A link tried wrongly ten
-# times no longer works at all (LINK_TRIES_LIMIT).
+# times no longer works at all: counted on the link's own row (services.logins.LINK_TRIES), so no
+# restart and no second process forgets a try.
 by_address = limiter.limit(rate_limits.setting("LOGIN_RATE_LIMIT"), methods=["POST"])
-by_link = limiter.limit(rate_limits.setting("LINK_TRIES_LIMIT"), key_func=_link_tries, methods=["POST"],
-                        deduct_when=_refused)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -104,9 +98,16 @@ def logout():
     return redirect(url_for("play.home"))
 
 
+def _failed_try(link) -> None:
+    """A link's form refused: nothing it asked for is written, and the try is counted on the link."""
+    link_id = link.id
+    db.session.rollback()
+    logins.count_failed_try(link_id)
+    db.session.commit()
+
+
 @bp.route("/setup/<token>", methods=["GET", "POST"])
 @by_address
-@by_link
 def setup(token: str):
     """The first run's set-up link (printed at start while no operator exists): make the operator's login.
     The link dies once used; a bad form changes nothing and counts as a failed try."""
@@ -120,7 +121,7 @@ def setup(token: str):
         operator = logins.use_setup_link(link, username, request.form.get("password", "")[:1000],
                                          request.form.get("again", "")[:1000])
     except Refused as refused:
-        db.session.rollback()
+        _failed_try(link)
         return render_template("auth/setup.html", error=str(refused), username=username), 422
     db.session.commit()
     login_user(operator, remember=True)
@@ -130,7 +131,6 @@ def setup(token: str):
 
 @bp.route("/password/<token>", methods=["GET", "POST"])
 @by_address
-@by_link
 def password_link(token: str):
     """A one-time password link (24 hours) handed over by an organiser or the operator: set the
     login's password and log in; the link then dies and every other session of the login is signed out."""
@@ -143,7 +143,7 @@ def password_link(token: str):
         user = logins.use_password_link(link, request.form.get("password", "")[:1000],
                                         request.form.get("again", "")[:1000])
     except Refused as refused:
-        db.session.rollback()
+        _failed_try(link)
         return render_template("auth/password_link.html", link=link, error=str(refused)), 422
     db.session.commit()
     if user.suspended_at is not None:  # the password is set; the login waits to be reinstated

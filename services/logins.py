@@ -17,9 +17,11 @@ from services.models import League, LoginLink, User, utcnow
 from wiring.extensions import db
 
 PASSWORD_LINK_LIFE = dt.timedelta(hours=24)
-DEAD_LINK = "This link has been used, has expired or was replaced: ask for a new one."
-DEAD_SETUP_LINK = ("This set-up link no longer works: it was used, or a later start of the server printed "
-                   "another.")
+DEAD_LINK = ("This link has been used, has expired, was replaced or was tried wrongly too often: ask for a "
+             "new one.")
+DEAD_SETUP_LINK = ("This set-up link no longer works: it was used, tried wrongly too often, or a later start "
+                   "of the server printed another.")
+LINK_TRIES = 10  # failed tries a link takes before it dies (its form refused: a weak password, a taken name)
 
 
 def link_hash(token: str) -> str:
@@ -51,7 +53,7 @@ def live_link(token: str, purpose: LinkPurpose) -> LoginLink | None:
         return None
     link = db.session.scalar(db.select(LoginLink).where(
         LoginLink.token_hash == link_hash(token), LoginLink.purpose == purpose, LoginLink.used_at.is_(None)))
-    if link is None or (link.expires_at is not None and link.expires_at <= utcnow()):
+    if link is None or (link.expires_at is not None and link.expires_at <= utcnow()) or link.failed_tries >= LINK_TRIES:
         return None
     if purpose == LinkPurpose.PASSWORD and (link.user is None or link.user.removed_at is not None):
         return None
@@ -78,6 +80,13 @@ def issue_setup_link() -> str | None:
 def setup_url(base: str, token: str) -> str:
     """The line a start prints: the set-up link on a line of its own."""
     return f"Set up this ShuffleUp: {base.rstrip('/')}/setup/{token}"
+
+
+def count_failed_try(link_id: int) -> None:
+    """One more failed try of a link's form, counted in the database itself (one UPDATE: two tries at
+    once both count); at LINK_TRIES the link is dead (live_link)."""
+    db.session.execute(update(LoginLink).where(LoginLink.id == link_id)
+                       .values(failed_tries=LoginLink.failed_tries + 1))
 
 
 def use_setup_link(link: LoginLink, username: str, password: str, again: str) -> User:

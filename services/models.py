@@ -584,6 +584,7 @@ class LoginLink(db.Model):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     expires_at: Mapped[dt.datetime | None]  # None: the set-up link, alive until used or replaced
     used_at: Mapped[dt.datetime | None]
+    failed_tries: Mapped[int] = mapped_column(default=0, server_default="0")  # services.logins.LINK_TRIES
     issued_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 

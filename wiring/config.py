@@ -40,7 +40,6 @@ class Defaults:
     VENUE_LINK_RATE_LIMIT = "120 per minute"  # a venue poster's link per address
     # Failed tries of one set-up or password link: the tenth kills it (a link lives a day at most; the
     # set-up link until the next start, which prints a new one).
-    LINK_TRIES_LIMIT = "10 per day"
     # Served over HTTPS (SHUFFLEUP_HTTPS=1): Secure cookies and HSTS on every response, not only on
     # requests that arrive by HTTPS. PROXY_HOPS (SHUFFLEUP_PROXY_HOPS=1 behind nginx): how many
     # proxies' X-Forwarded-* headers to trust (ProxyFix), for the client's address and scheme.
