@@ -5,8 +5,10 @@ import unicodedata
 
 # Whitespace people type (a tab, a line break in a reason): folded to one space, never refused.
 _TYPED_SPACE = "\t\n\r"
-# Letters that draw nothing (the Hangul fillers): as invisible as a zero-width space.
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+# Characters of other categories that draw nothing: the Hangul fillers, the braille blank (a symbol
+# that passes for a name while showing none), the Khmer inherent vowels and the combining grapheme
+# joiner: as invisible as a zero-width space.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u034f")
 # Control (Cc), invisible format (Cf: zero-width, bidi overrides, soft hyphen) and lone surrogate (Cs).
 _HIDDEN = frozenset(("Cc", "Cf", "Cs"))
 

@@ -49,6 +49,24 @@ def start_league():
     return _leagues(**done)
 
 
+@bp.route("/leagues/import", methods=["POST"])
+def import_league():
+    """A league from a league file (exported from this or another ShuffleUp) with its logins, beside the
+    leagues already here; refused with the reason and the line, nothing written, for a file that is
+    corrupted, edited to hold what a form would refuse, or shares a name or ids with what is here."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return _leagues(422, problem="Choose a league file (.json) to upload.", problem_at="import")
+    try:
+        summary = export.import_league(upload.stream)
+        db.session.commit()
+    except Refused as refused:
+        db.session.rollback()
+        return _leagues(422, problem=f"{refused} Nothing was imported.", problem_at="import")
+    return _leagues(saved=f"{summary.league} is imported: {sum(summary.rows.values())} rows. Its organisers "
+                          "log in with the file's logins.")
+
+
 def _league(slug: str) -> League:
     league = db.session.scalar(db.select(League).where(League.slug == slug))
     if league is None:

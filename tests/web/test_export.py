@@ -189,7 +189,7 @@ def test_import_into_a_database_that_has_data_is_refused(app, empty_app):
         from services import leagues
         leagues.create_league("Someone Else", "free")
         db.session.commit()
-        with pytest.raises(export.ExportFileError, match="already holds leagues"):
+        with pytest.raises(export.ExportFileError, match="already has leagues with the file.s ids"):
             export.import_league(io.BytesIO(text))
         db.session.rollback()
         assert counts()["leagues"] == 1
