@@ -1,4 +1,4 @@
-"""The app's refusals as people read them: a 400, 403, 404, 405, 410, 413, 429, 500 or 503 answered as a
+"""The app's refusals as people read them: a 400, 403, 404, 405, 410, 413, 415, 429, 500 or 503 answered as a
 page in the app's own layout (phone width, either theme) saying what happened and what to do next;
 as the fragment-sized refusal alone to htmx, and as `{"error": reason}` to a script that asks for
 JSON (the /api/ paths always). Registered once for every HTTP error by init_app.
@@ -46,6 +46,9 @@ WORDS = {
     413: Words("Too large",
                "What you sent is larger than this page takes, so nothing changed.",
                "Send a smaller file; a big results file goes in from the command line (flask league import-results)."),
+    415: Words("Not a form",
+               "What was sent was not the page's own form (a script's JSON, say), so nothing changed.",
+               "Go back and use the page's own buttons."),
     429: Words("Too many tries",
                "This phone asked too often in a short time, so the last one was not taken.",
                "Wait a minute, then try again."),

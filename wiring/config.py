@@ -70,6 +70,9 @@ class Defaults:
     REQUEST_LOG = True
     # How long a health check or a request waits for PostgreSQL or Redis before calling it down.
     SERVICE_TIMEOUT_S = 3
+    # /healthz calls the disk full (503) when the instance folder's or the SQLite file's filesystem has
+    # less free than this (SHUFFLEUP_DISK_MIN_FREE_MB): a night's writes are small, a backup is not.
+    DISK_MIN_FREE_MB = 64
     # How a new password is hashed (Werkzeug's method string). scrypt costs about 50 ms a hash by
     # design; the tests set a cheap method, as their passwords guard nothing. A stored hash names its
     # own method, so a login checks any hash whatever this says today.
