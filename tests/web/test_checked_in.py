@@ -143,6 +143,41 @@ def test_json_refusal_answers_json_to_a_script(app, client, league, organiser):
     assert answer.status_code == 415 and "not JSON" in answer.get_json()["error"]
 
 
+# ---- A results file (CSV) uploaded: each cell through the same checks, nothing written ----
+
+HEADER = "date,start_time,venue,event_type,position,player,status\n"
+CSV_UPLOADS = [
+    (HEADER + "2026-11-03,19:00,Rose,nightly,1,Ann\x00Lee,played\n", "line 2"),
+    (HEADER + "2026-11-03,19:00,Rose,nightly,1,Ann \u202eLee,played\n", "invisible characters"),
+    (HEADER + "2026-11-03,19:00,Rose\u2800,nightly,1,Ann Lee,played\n", "invisible characters"),
+    (HEADER + "2026-11-03,19:00,Rose,nightly,1,\u2800,played\n", "invisible characters"),
+    (HEADER + "2026-11-03,19:00,Rose,nightly,\u0663,Ann Lee,played\n", "line 2"),
+    (HEADER + "2026-11-03,19:00,Rose,nightly,1," + "A" * 81 + ",played\n", "longer than 80"),
+    ('{"format": "shuffleup-league"}\n', "line 1"),
+    ("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "line 1"),
+]
+
+
+@pytest.mark.parametrize(("csv", "reason"), CSV_UPLOADS)
+def test_r_pts_a_results_file_with_a_bad_cell_is_refused_whole_and_nothing_written(client, league, organiser,
+                                                                                  csv, reason):
+    login(client, "organiser", "pw-organiser")
+    before = _everything()
+    answer = client.post(f"/organiser/{league.slug}/results/preview", data={
+        "csrf_token": csrf_token(client, f"/organiser/{league.slug}/data"),
+        "file": (io.BytesIO(csv.encode("utf-8", "surrogatepass")), "results.csv")})
+    assert answer.status_code == 422 and reason in answer.get_data(as_text=True)
+    assert _everything() == before
+
+
+def test_r_pts_a_results_file_that_is_not_text_is_refused(client, league, organiser):
+    login(client, "organiser", "pw-organiser")
+    answer = client.post(f"/organiser/{league.slug}/results/preview", data={
+        "csrf_token": csrf_token(client, f"/organiser/{league.slug}/data"),
+        "file": (io.BytesIO(b"\xff\xfe\x00\x00PK\x03\x04" + bytes(range(256))), "results.csv")})
+    assert answer.status_code == 422 and "not UTF-8" in answer.get_data(as_text=True)
+
+
 # ---- A league file edited, its checksum recomputed ----
 
 def source_league() -> League:
