@@ -575,8 +575,8 @@ def import_league(file: IO[bytes], *, replacing: League | None = None) -> Import
     Rows keep their ids; the database must hold no row with one of them (an operator's login, other
     leagues made since may stand) and no league of the same name. Every value is checked on the way
     in as its form or setting checks it (ROW_CHECKS, the readers), so a file edited with a recomputed
-    checksum is refused by the line of its bad value. `replacing` is an empty league (nothing but its own row and its logins) that the file
-    takes the place of, as on the organiser's page of a new league.
+    checksum is refused by the line of its bad value. `replacing` is an empty league (nothing but its
+    own row and its logins) that the file takes the place of, as on the organiser's page of a new league.
     """
     owned = owners()
     hashed = _Hashed(file)

@@ -6,7 +6,6 @@ edit refused by the line of its bad value: a blind structure or a setting the fo
 (R-CLOCK-1), a NUL, a control or right-to-left mark, a lone surrogate, JSON nested past its bound, an
 id of 2**70, a line of megabytes. Each refusal writes nothing. And the league file a ShuffleUp exports
 comes in after another ShuffleUp's set-up has made its operator."""
-import hashlib
 import io
 import json
 
@@ -19,6 +18,7 @@ from services import export, leagues, logins
 from services.models import Event, League, Member, User, Venue
 from tests.conftest import csrf_token, login, make_app
 from tests.fixtures.host import DAY, clock, tap, the_night
+from tests.fixtures.league_files import counts, exported, with_checksum
 from tests.fixtures.logins import make_operator, operator_phone, post_form
 from tests.fixtures.phones import join
 from wiring.extensions import db
@@ -162,12 +162,12 @@ CSV_UPLOADS = [
 def test_r_pts_a_results_file_with_a_bad_cell_is_refused_whole_and_nothing_written(client, league, organiser,
                                                                                   csv, reason):
     login(client, "organiser", "pw-organiser")
-    before = _everything()
+    before = counts()
     answer = client.post(f"/organiser/{league.slug}/results/preview", data={
         "csrf_token": csrf_token(client, f"/organiser/{league.slug}/data"),
         "file": (io.BytesIO(csv.encode("utf-8", "surrogatepass")), "results.csv")})
     assert answer.status_code == 422 and reason in answer.get_data(as_text=True)
-    assert _everything() == before
+    assert counts() == before
 
 
 def test_r_pts_a_results_file_that_is_not_text_is_refused(client, league, organiser):
@@ -198,18 +198,7 @@ def source_league() -> League:
 
 
 def league_file(league: League) -> list[bytes]:
-    out = io.StringIO()
-    export.export_league(league, out)
-    return out.getvalue().encode().splitlines(keepends=True)
-
-
-def rechecked(lines: list[bytes]) -> bytes:
-    """The file with a checksum and row count made afresh (as anyone editing it can)."""
-    body = b"".join(lines[:-1])
-    footer = json.loads(b"{" + lines[-1][2:])
-    footer["sha256"] = hashlib.sha256(body).hexdigest()
-    footer["rows"] = sum(line.startswith(b"[") for line in lines)
-    return body + b"]," + json.dumps(footer, separators=(",", ":"))[1:].encode() + b"\n"
+    return exported(league).encode().splitlines(keepends=True)
 
 
 def edited(lines: list[bytes], table: str, column: str, value, *, raw: str | None = None) -> tuple[bytes, int]:
@@ -226,7 +215,7 @@ def edited(lines: list[bytes], table: str, column: str, value, *, raw: str | Non
     if raw is not None:
         text = text.replace('"__EDITED__"', raw)
     changed = [*lines[:at + 1], text.encode() + ending, *lines[at + 2:]]
-    return rechecked(changed), at + 2
+    return with_checksum(changed), at + 2
 
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -259,11 +248,6 @@ def _ruling(league):
     db.session.commit()
 
 
-def _everything() -> dict[str, int]:
-    return {name: db.session.scalar(sa.select(sa.func.count()).select_from(owner.table))
-            for name, owner in export.owners().items()}
-
-
 @pytest.fixture
 def other_server(databases, migrated_db, tmp_path):
     """A second ShuffleUp on its own database, set up: its operator made (as the set-up link makes it)."""
@@ -287,12 +271,12 @@ def test_an_edited_league_file_with_a_fresh_checksum_is_refused_by_its_line(app,
     _ruling(league)
     data, line = edited(league_file(league), table, column, value, raw=raw)
     with other_server.app_context():
-        before = _everything()
+        before = counts()
         with pytest.raises(export.ExportFileError) as refused:
             export.import_league(io.BytesIO(data))
         db.session.rollback()
         assert reason in str(refused.value) and f"line {line}" in str(refused.value)
-        assert _everything() == before  # nothing written
+        assert counts() == before  # nothing written
 
 
 def test_the_operator_s_page_refuses_an_edited_file_by_its_line(app, other_server):
@@ -300,12 +284,12 @@ def test_the_operator_s_page_refuses_an_edited_file_by_its_line(app, other_serve
     data, line = edited(league_file(league), "events", "structure", [{"kind": "level"}])
     with other_server.app_context():
         phone = operator_phone(other_server)
-        before = _everything()
+        before = counts()
         answer = phone.post("/operator/leagues/import", data={
             "csrf_token": csrf_token(phone, "/operator/"), "file": (io.BytesIO(data), "harbour.json")})
         page = answer.get_data(as_text=True)
         assert answer.status_code == 422 and f"line {line}" in page and "Nothing was imported" in page
-        assert _everything() == before
+        assert counts() == before
 
 
 def test_the_cli_refuses_an_edited_file_by_its_line(app, other_server, tmp_path):
@@ -313,10 +297,10 @@ def test_the_cli_refuses_an_edited_file_by_its_line(app, other_server, tmp_path)
     data, line = edited(league_file(league), "members", "name", "Ann\u200bLee")
     (tmp_path / "harbour.json").write_bytes(data)
     with other_server.app_context():
-        before = _everything()
+        before = counts()
         result = other_server.test_cli_runner().invoke(args=["league", "import", str(tmp_path / "harbour.json")])
         assert result.exit_code == 1 and f"line {line}" in result.output and "nothing was imported" in result.output
-        assert _everything() == before
+        assert counts() == before
 
 
 def test_a_night_with_a_bad_structure_never_gets_in_so_its_pages_stand(app, other_server):
@@ -392,8 +376,8 @@ def test_a_file_whose_ids_this_server_gives_others_is_refused_naming_them(app, o
     db.session.commit()
     data = b"".join(league_file(league))
     with other_server.app_context():
-        before = _everything()
+        before = counts()
         with pytest.raises(export.ExportFileError, match=r"already has users with the file's ids \(1\)"):
             export.import_league(io.BytesIO(data))
         db.session.rollback()
-        assert _everything() == before
+        assert counts() == before
