@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -40,7 +41,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from league import settings as league_settings
 from league import structures
-from league.members import name_problem
+from league.logins import username_key
+from league.members import name_key, name_problem
 from league.text import text_problem
 from services import Refused
 from services.models import League
@@ -523,6 +525,8 @@ def _league_row(row: dict[str, Any]) -> list[str]:
     kind = row.get("kind")
     found = [text_problem(row["name"], 120, "the league's name", required=True) if isinstance(row.get("name"), str)
              else None]
+    if isinstance(row.get("slug"), str) and not SLUG.fullmatch(row["slug"]):
+        found.append(f"the league's address {row['slug'][:60]!r} is not one ShuffleUp makes (a-z, 0-9 and dashes)")
     if row.get("timezone") is not None and not league_settings.zone_known(row["timezone"]):
         found.append(f"the time zone {str(row['timezone'])[:60]!r} is not one this machine knows")
     columns = {name: row.get(name) for name in ("pass_down", "payout_percent", "shot_clock_seconds", "timezone")}
@@ -545,13 +549,31 @@ def _event_row(row: dict[str, Any]) -> list[str]:
 
 
 def _member_row(row: dict[str, Any]) -> list[str]:
-    """A member's name as the check-in form takes it (R-MEM-1: name_problem)."""
-    problem = name_problem(row["name"]) if isinstance(row.get("name"), str) else None
-    return [problem] if problem else []
+    """A member's name as the check-in form takes it (R-MEM-1: name_problem), and the form it is matched
+    by (name_key) its own: another would let a second "Ann Lee" in, or find Ann under Bob's name."""
+    name = row.get("name")
+    if not isinstance(name, str):
+        return []
+    if problem := name_problem(name):
+        return [problem]
+    if "name_key" in row and row["name_key"] != name_key(name):
+        return [f"the member {name[:40]!r} is matched by another name's key"]
+    return []
+
+
+def _login_row(row: dict[str, Any]) -> list[str]:
+    """A login's username as one name whatever its case (R-MEM-2: username_key): another key would let a
+    second "hana" in."""
+    username = row.get("username")
+    if isinstance(username, str) and "username_key" in row and row["username_key"] not in (None,
+                                                                                          username_key(username)):
+        return [f"the login {username[:40]!r} is keyed as another name"]
+    return []
 
 
 ROW_CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
-    "leagues": _league_row, "events": _event_row, "members": _member_row}
+    "leagues": _league_row, "events": _event_row, "members": _member_row, "users": _login_row}
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # services.models.slugify's
 
 
 def _default(column: Column, processor: Callable[[Any], Any]) -> Callable[[], Any]:
