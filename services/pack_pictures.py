@@ -250,17 +250,43 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
     return text + "…"
 
 
-def _name_fitted(draw: ImageDraw.ImageDraw, name: str, size: int, bold: bool, width: int):
-    """(text, font) of a name on a line of the share image: whole at the line's size when it fits,
-    else in smaller type down to SMALLEST_NAME of it (a 73-letter name mostly fits so), and only then
-    cut short with "…"."""
+def _wrapped(draw: ImageDraw.ImageDraw, text: str, font, width: int, most: int) -> list[str] | None:
+    """`text` in at most `most` lines no wider than `width`, broken between words (a word too long for
+    a line broken between letters), or None when it needs more lines."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and draw.textlength(joined, font=font) <= width:
+            lines[-1] = joined
+            continue
+        while draw.textlength(word, font=font) > width:  # a word no line holds: broken where it fills one
+            cut = next((i for i in range(len(word) - 1, 0, -1) if draw.textlength(word[:i], font=font) <= width), 1)
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+        if len(lines) > most:
+            return None
+    return lines if len(lines) <= most else None
+
+
+def _name_fitted(draw: ImageDraw.ImageDraw, name: str, size: int, bold: bool, width: int, height: int):
+    """(lines, font) of a name in its box on a line of the share image (`width` by `height` px): one
+    line at the line's size when it fits, else in smaller type down to SMALLEST_NAME of it, else
+    wrapped on two lines in the type two lines fit in (a 73-letter name), and only a name that two
+    lines of the smallest type cannot hold is cut short with "…"."""
     smallest = max(int(size * SMALLEST_NAME), 8)
     for each in range(size, smallest - 1, -2):
         font = _font_for(name, each, bold)
         if draw.textlength(name, font=font) <= width:
-            return name, font
-    font = _font_for(name, smallest, bold)
-    return _fit(draw, name, font, width), font
+            return [name], font
+    two = max(min(size, int(height / 2.3)), 8)  # two lines and the space between them
+    for each in range(two, max(int(two * SMALLEST_NAME), 8) - 1, -1):
+        font = _font_for(name, each, bold)
+        if lines := _wrapped(draw, name, font, width, 2):
+            return lines, font
+    font = _font_for(name, max(int(two * SMALLEST_NAME), 8), bold)
+    first = _fit(draw, name, font, width)[:-1]
+    return [first, _fit(draw, name[len(first):].lstrip(), font, width)], font
 
 
 def share_png(pack: MonthPack) -> bytes:
@@ -291,10 +317,14 @@ def share_png(pack: MonthPack) -> bytes:
         points_width = draw.textlength(points, font=num_font)
         draw.text((SIZE - margin - points_width, y), points, font=num_font, fill=ink)
         name_left = margin + 110
-        name, name_font = _name_fitted(draw, row.player, size, index == 0,
-                                       int(SIZE - margin - points_width - 40 - name_left))
-        # Smaller type sits on the line's middle, as the full-size name would.
-        draw.text((name_left, y + (size - name_font.size) // 2), name, font=name_font, fill=ink)
+        box = line - 14  # the leader's gold band, and the space between lines
+        names, name_font = _name_fitted(draw, row.player, size, index == 0,
+                                        int(SIZE - margin - points_width - 40 - name_left), box)
+        # Smaller type and two lines sit on the line's middle, as the full-size name would.
+        step = int(name_font.size * 1.15)
+        name_top = y + max((size - step * len(names)) // 2, -10)
+        for at, text in enumerate(names):
+            draw.text((name_left, name_top + at * step), text, font=name_font, fill=ink)
     if rows:
         shown = "All" if len(rows) == len(pack.table) else f"Top {len(rows)} of"
         draw.text((margin, SIZE - 92), f"{shown} {len(pack.table)} players · points", font=_font(32), fill=grey)

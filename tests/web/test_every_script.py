@@ -56,16 +56,32 @@ def test_r_std_1_the_share_image_draws_every_script_not_boxes():
         assert _ink(image, (182, top, 700, top + line - 14)) > 150, list(NAMES)[index]
 
 
-def test_r_std_1_a_73_letter_name_fits_its_line_whole_in_smaller_type():
+def test_r_std_1_a_73_letter_name_is_wrapped_whole_on_two_lines():
     image = Image.new("RGB", (1080, 1080))
     draw = pack_pictures.ImageDraw.Draw(image)
-    size, width = 46, 1080 - 72 - 110 - 72 - 40 - 120  # a line's name room beside four-digit points
-    name, font = pack_pictures._name_fitted(draw, LONG, size, False, width)
-    assert name == LONG or name.endswith("…")
-    assert draw.textlength(name, font=font) <= width
-    short, short_font = pack_pictures._name_fitted(draw, "Ann", size, False, width)
-    assert (short, short_font.size) == ("Ann", size)  # a name that fits keeps the line's size
-    assert font.size < size
+    size, width, height = 46, 1080 - 72 - 110 - 72 - 40 - 120, 62  # a line's name box beside four-digit points
+    lines, font = pack_pictures._name_fitted(draw, LONG, size, False, width, height)
+    assert len(lines) == 2 and " ".join(lines) == LONG  # whole, broken between words
+    assert all(draw.textlength(text, font=font) <= width for text in lines)
+    assert 2 * font.size <= height
+    short, short_font = pack_pictures._name_fitted(draw, "Ann", size, False, width, height)
+    assert (short, short_font.size) == (["Ann"], size)  # a name that fits keeps the line's size
+    a_word, word_font = pack_pictures._name_fitted(draw, "X" * 60, size, False, width, height)
+    assert "".join(a_word) == "X" * 60 and len(a_word) == 2  # one long word: broken between letters
+    endless, _ = pack_pictures._name_fitted(draw, "Wolfeschlegelsteinhausenberger " * 6, size, False, width, height)
+    assert len(endless) == 2 and endless[1].endswith("…")  # only past two lines is a name cut short
+
+
+def test_r_std_1_the_share_image_draws_the_long_name_within_its_line():
+    table = [SimpleNamespace(rank=1, player="Ann", points=2_450, key=1),
+             SimpleNamespace(rank=2, player=LONG, points=2_000, key=2),
+             SimpleNamespace(rank=3, player="Bob", points=1_000, key=3)]
+    pack = SimpleNamespace(league=SimpleNamespace(name="Harbour League"), label="November 2026", table=table)
+    image = Image.open(io.BytesIO(pack_pictures.share_png(pack)))
+    line = min(76, (1080 - 120 - 220) // 3)
+    # the long name's ink stays between Ann's line and Bob's
+    assert _ink(image, (182, 220 + line - 10, 1080 - 200, 220 + 2 * line - 12)) > 500
+    assert _ink(image, (182, 220 + 2 * line - 12, 1080 - 200, 220 + 2 * line - 2)) == 0
 
 
 def test_r_std_1_the_pdf_embeds_fonts_for_every_script_and_wraps_the_long_name(client, league, organiser, tmp_path):
