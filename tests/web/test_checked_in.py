@@ -12,13 +12,12 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from league import structures
 from league.statuses import Role
 from services import export, leagues, logins
 from services.models import Event, League, Member, User, Venue
 from tests.conftest import csrf_token, login, make_app
 from tests.fixtures.host import DAY, clock, tap, the_night
-from tests.fixtures.league_files import counts, exported, with_checksum
+from tests.fixtures.league_files import counts, edited, league_file, source_league
 from tests.fixtures.logins import make_operator, operator_phone, post_form
 from tests.fixtures.phones import join
 from wiring.extensions import db
@@ -179,44 +178,6 @@ def test_r_pts_a_results_file_that_is_not_text_is_refused(client, league, organi
 
 
 # ---- A league file edited, its checksum recomputed ----
-
-def source_league() -> League:
-    """A ShuffleUp set up as issue-free servers are: its operator first, then a league with its
-    organiser, a venue, a member and a night with a blind structure and a ruling."""
-    make_operator()
-    league = leagues.create_league("Harbour League", "free")
-    db.session.flush()
-    logins.new_login("nina", "Nina", Role.ORGANISER, league, password="pub-night-2026")
-    venue = Venue(league_id=league.id, name="Rose & Crown")
-    db.session.add_all([venue, Member.named(league.id, "Ann Lee")])
-    db.session.flush()
-    db.session.add(Event(league_id=league.id, venue_id=venue.id, event_type="nightly",
-                         date=league.today(), status="scheduled",
-                         structure=structures.to_json(structures.TEMPLATES["thpa_nightly"][1])))
-    db.session.commit()
-    return league
-
-
-def league_file(league: League) -> list[bytes]:
-    return exported(league).encode().splitlines(keepends=True)
-
-
-def edited(lines: list[bytes], table: str, column: str, value, *, raw: str | None = None) -> tuple[bytes, int]:
-    """(the file, the edited line's number) with `table`'s first row's `column` set to `value` (or to
-    the JSON text `raw`, for what json.dumps cannot write), checksum recomputed."""
-    at = next(i for i, line in enumerate(lines) if line.startswith(b'{"columns"') and
-              f'"table":"{table}"'.encode() in line)
-    columns = json.loads(lines[at][:-len(',"rows":[\n')] + b"}")["columns"]
-    line = lines[at + 1]
-    ending = b",\n" if line.endswith(b",\n") else b"\n"
-    row = json.loads(line[:-len(ending)])
-    row[columns.index(column)] = "__EDITED__" if raw is not None else value
-    text = json.dumps(row, separators=(",", ":"))  # ensure_ascii: a lone surrogate is written as \ud800
-    if raw is not None:
-        text = text.replace('"__EDITED__"', raw)
-    changed = [*lines[:at + 1], text.encode() + ending, *lines[at + 2:]]
-    return with_checksum(changed), at + 2
-
 
 DEEP = "[" * 100_000 + "]" * 100_000
 EDITS = [
