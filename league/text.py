@@ -29,11 +29,12 @@ def clean_text(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
 
 
-def text_problem(text: str, max_length: int, what: str = "the text", *, required: bool = False) -> str | None:
-    """Why typed text cannot be stored, or None: empty (when `required`), longer than `max_length`
-    characters once cleaned (the column's size), or holding a character that draws nothing or
-    changes how the rest draws: NUL and other control characters, zero-width characters,
-    right-to-left overrides and other invisible marks. The reason starts lower-case, naming `what`."""
+def hidden_problem(text: str, what: str = "the text") -> str | None:
+    """Why text holds a character no stored text may: NUL and other control characters, zero-width
+    characters, right-to-left overrides and other invisible marks, lone surrogates; None when it holds
+    none (checked at once for the printable text most is)."""
+    if text.isprintable() and not _BLANK_LETTERS.intersection(text):
+        return None
     if "\x00" in text:
         return f"{what} contains a NUL character"
     hidden = [ch for ch in text if _hidden(ch)]
@@ -41,6 +42,15 @@ def text_problem(text: str, max_length: int, what: str = "the text", *, required
         return f"{what} contains control characters"
     if hidden:
         return f"{what} contains invisible characters (zero-width or right-to-left marks)"
+    return None
+
+
+def text_problem(text: str, max_length: int, what: str = "the text", *, required: bool = False) -> str | None:
+    """Why typed text cannot be stored, or None: empty (when `required`), longer than `max_length`
+    characters once cleaned (the column's size), or holding a character that draws nothing or
+    changes how the rest draws (hidden_problem). The reason starts lower-case, naming `what`."""
+    if problem := hidden_problem(text, what):
+        return problem
     cleaned = clean_text(text)
     if required and not cleaned:
         return f"{what} is empty"

@@ -58,6 +58,38 @@ def test_r_clock_4_a_seat_is_stored_in_its_clean_form(client, night):
     assert clock(client, night)["shot"]["seat"] == "Table 2 seat 5"
 
 
+# ---- Any path that forgets the hygiene check: the flush refuses, nothing is written ----
+
+@pytest.mark.parametrize("text", ["Rose\x00Crown", "Rose \u202eCrown", "Rose\u2800", "Rose\x1b[31m"])
+def test_a_row_whose_text_skipped_the_hygiene_check_is_refused_at_the_flush(app, league, text):
+    from services import Refused
+    db.session.add(Venue(league_id=league.id, name=text))
+    with pytest.raises(Refused, match="The name contains"):
+        db.session.commit()
+    db.session.rollback()
+    assert _count(Venue) == 0
+    venue = Venue(league_id=league.id, name="Rose")
+    db.session.add(venue)
+    db.session.commit()
+    venue.address = text  # an update too
+    with pytest.raises(Refused, match="The address contains"):
+        db.session.commit()
+    db.session.rollback()
+    assert db.session.get(Venue, venue.id).address == ""
+
+
+def test_a_refusal_no_view_caught_answers_422_not_500(app, league):
+    @app.route("/test-forgot-hygiene")
+    def forgot():  # a view that stores what it was sent, unchecked
+        db.session.add(Venue(league_id=league.id, name="Rose\x00Crown"))
+        db.session.commit()
+        return "stored"
+
+    answer = app.test_client().get("/test-forgot-hygiene")
+    assert answer.status_code == 422 and "NUL" in answer.get_data(as_text=True)
+    assert _count(Venue) == 0
+
+
 # ---- Names (R-MEM-1) and the night form's pickers ----
 
 @pytest.mark.parametrize("name", ["\u2800", "Ann\u2800", "\u3164", "\u17b4\u17b5"])
