@@ -56,7 +56,8 @@ class Defaults:
     # with every break's label and colour-up note at full length, and 61 KB if all of them are
     # in a script a browser sends as 9 bytes a character (a tap or a check-in is under 1 KB). Only an
     # organiser's file routes take more: a results CSV (2 MB, and its confirmation carries the checked
-    # file back in a signed field) and a league file with many years of history (tens of MB).
+    # file back in a signed field) and a league file with many years of history (tens of MB), which the
+    # operator's page takes too.
     # MAX_CONTENT_LENGTH, which Werkzeug applies wherever no route says otherwise, is the small one too.
     REQUEST_BODY_MAX = 128 * 1024
     RESULTS_FILE_BODY_MAX = 4 * 1024 * 1024

@@ -10,6 +10,7 @@ from league.settings import zone_names
 from league.statuses import Role
 from services import Refused, export, leagues, logins
 from services.models import League
+from wiring.body_limit import takes_file
 from wiring.extensions import db
 
 
@@ -50,6 +51,7 @@ def start_league():
 
 
 @bp.route("/leagues/import", methods=["POST"])
+@takes_file("LEAGUE_FILE_BODY_MAX")
 def import_league():
     """A league from a league file (exported from this or another ShuffleUp) with its logins, beside the
     leagues already here; refused with the reason and the line, nothing written, for a file that is

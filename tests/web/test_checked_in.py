@@ -316,7 +316,10 @@ def test_a_night_with_a_bad_structure_never_gets_in_so_its_pages_stand(app, othe
 
 def test_the_operator_imports_a_league_file_after_set_up(app, other_server):
     league = source_league()
+    db.session.add_all([Member.named(league.id, f"Member {n:04}") for n in range(1500)])
+    db.session.commit()
     data = b"".join(league_file(league))
+    assert len(data) > app.config["REQUEST_BODY_MAX"]  # a file route's own limit, not the forms'
     with other_server.app_context():
         phone = operator_phone(other_server)
         answer = phone.post("/operator/leagues/import", data={
