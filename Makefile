@@ -46,17 +46,21 @@ chromium:
 	fi
 
 # The month-end pack's PDF (WeasyPrint) needs Debian's pango; its browser test renders the PDF's pages
-# with poppler's pdftoppm; the share image draws with the DejaVu fonts, and names in Chinese, Japanese or
-# Korean with Droid Sans Fallback (fonts-droid-fallback), which the PDF falls back to as well.
+# with poppler's pdftoppm; the share image draws with the DejaVu fonts, names in other scripts with
+# Debian's Noto fonts (fonts-noto-core: Devanagari, Thai…; fonts-noto-cjk: Chinese, Japanese, Korean)
+# or Droid Sans Fallback (fonts-droid-fallback), which the PDF falls back to as well.
 PANGO := /usr/lib/$(shell uname -m)-linux-gnu/libpangoft2-1.0.so.0
 pdf-libs:
 	@if [ ! -e $(PANGO) ] || ! command -v pdftoppm >/dev/null || [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
-	    || [ ! -e /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ]; then \
+	    || [ ! -e /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] \
+	    || [ ! -e /usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf ] \
+	    || [ ! -e /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-	      libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core fonts-droid-fallback; \
+	      libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core fonts-droid-fallback \
+	      fonts-noto-core fonts-noto-cjk; \
 	  else \
-	    echo "The PDF needs Debian's pango: run  sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core fonts-droid-fallback  then make test again." >&2; exit 1; \
+	    echo "The PDF needs Debian's pango: run  sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils fonts-dejavu-core fonts-droid-fallback fonts-noto-core fonts-noto-cjk  then make test again." >&2; exit 1; \
 	  fi; \
 	fi
 

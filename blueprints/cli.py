@@ -232,7 +232,8 @@ def export_command(league_name, file):
 @league_cli.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 def import_command(file):
-    """Import a league file made by `flask league export` into an empty database, all or nothing."""
+    """Import a league file made by `flask league export`, all or nothing, into a database whose rows
+    do not share its ids (a new one, or one with only its operator and leagues made since)."""
     from services import Refused, export
     try:
         with open(file, "rb") as source:

@@ -1,4 +1,4 @@
-"""The app's refusals as people read them: a 400, 403, 404, 405, 410, 413, 429, 500 or 503 answered as a
+"""The app's refusals as people read them: a 400, 403, 404, 405, 410, 413, 415, 422, 429, 500 or 503 answered as a
 page in the app's own layout (phone width, either theme) saying what happened and what to do next;
 as the fragment-sized refusal alone to htmx, and as `{"error": reason}` to a script that asks for
 JSON (the /api/ paths always). Registered once for every HTTP error by init_app.
@@ -13,9 +13,10 @@ from typing import NamedTuple
 
 from flask import Flask, jsonify
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, UnprocessableEntity
 
 from blueprints import is_htmx, page_or_fragment, wants_json
+from services import Refused
 from wiring.extensions import db
 
 
@@ -46,6 +47,12 @@ WORDS = {
     413: Words("Too large",
                "What you sent is larger than this page takes, so nothing changed.",
                "Send a smaller file; a big results file goes in from the command line (flask league import-results)."),
+    415: Words("Not a form",
+               "What was sent was not the page's own form (a script's JSON, say), so nothing changed.",
+               "Go back and use the page's own buttons."),
+    422: Words("That can't be kept",
+               "Something sent can't be stored as it is, so nothing changed.",
+               "Go back, correct it and try again."),
     429: Words("Too many tries",
                "This phone asked too often in a short time, so the last one was not taken.",
                "Wait a minute, then try again."),
@@ -95,7 +102,16 @@ def answer(error: HTTPException):
     return response
 
 
+def refused(error: Refused):
+    """A rule's refusal no view caught (the stored-text check at a flush, say): 422 with its reason,
+    the transaction rolled back so nothing of the request is written, never a 500."""
+    with contextlib.suppress(Exception):
+        db.session.rollback()
+    return answer(UnprocessableEntity(description=str(error)))
+
+
 def init_app(app: Flask) -> None:
     """Answer every HTTP error through `answer` (a blueprint's own handler, such as the claim form's
-    429, still comes first)."""
+    429, still comes first), and a rule's refusal no view caught through `refused`."""
     app.register_error_handler(HTTPException, answer)
+    app.register_error_handler(Refused, refused)

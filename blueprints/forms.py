@@ -1,6 +1,8 @@
 """Forms: the set-up pages' Flask-WTF forms (CSRF token and field checks in one place), and the one
 parser of the whole numbers (ids, chips, versions) that the hand-written host and player forms post."""
+from flask import abort, request
 from flask_wtf import FlaskForm
+from flask_wtf.form import _Auto, _is_submitted
 from wtforms import BooleanField, DateField, PasswordField, SelectChoice, SelectField, StringField, TimeField
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
@@ -52,6 +54,18 @@ def row_id(raw: str | None) -> int | None:
     return read_whole_number(raw, low=1, high=ID_MAX)
 
 
+def picked_id(value) -> int:
+    """A picker's (select's) choice as the id it names: plain ASCII digits only. SelectField's own
+    coerce=int takes any script's digits ("٣" and "３" are 3 to int()), so a value no option has could
+    pass as one; a choice that is no number is refused as "Not a valid choice"."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value  # the form's own default (an id already)
+    text = str(value)
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(ID_MAX)):
+        raise ValueError("not an id")
+    return int(text)
+
+
 class TypedText:
     """A field's text can be stored (league.text.text_problem: no NUL, control or invisible
     characters, at most `max_length` once cleaned); the field's data becomes its clean form."""
@@ -65,7 +79,19 @@ class TypedText:
         field.data = clean_text(field.data or "")
 
 
-class VenueForm(FlaskForm):
+class PageForm(FlaskForm):
+    """A form its page posts: the page's own fields only. Flask-WTF would also read a JSON body as the
+    form's fields, and a list, a number or a nested object there fails deep in the fields (a 500): a
+    JSON body is refused whole with 415, nothing read or written."""
+
+    class Meta(FlaskForm.Meta):
+        def wrap_formdata(self, form, formdata):
+            if formdata is _Auto and _is_submitted() and request.is_json:
+                abort(415, description="This form takes the page's own fields, not JSON, so nothing changed.")
+            return super().wrap_formdata(form, formdata)
+
+
+class VenueForm(PageForm):
     """A new venue (pub) of the league."""
     name = StringField("Venue", validators=[DataRequired("Give the venue a name."),
                                             TypedText(120, "the venue's name")])  # Venue.name: String(120)
@@ -86,7 +112,7 @@ class LoginFields:
         return StringField(label, validators=[DataRequired(missing), TypedText(80, "the name shown")])  # String(80)
 
 
-class HostForm(FlaskForm):
+class HostForm(PageForm):
     """A new host login (R-MEM-2: hosts make the night's rulings): with a password, or none, and then a
     one-time link to hand over that lets the host set their own."""
     username = LoginFields.username()
@@ -95,7 +121,7 @@ class HostForm(FlaskForm):
                              validators=[Optional(), Length(max=200)])
 
 
-class OrganiserForm(FlaskForm):
+class OrganiserForm(PageForm):
     """Another organiser of a league, who sets their own password by a one-time link."""
     display_name = LoginFields.display_name("Organiser's name", "Give the organiser's name.")
     username = LoginFields.username("Organiser's username")
@@ -129,15 +155,15 @@ class WholeDollars:
         field.data = number
 
 
-class NightForm(FlaskForm):
+class NightForm(PageForm):
     """A night (or final) at a venue, with its type, host, blind structure (R-CLOCK-1) and, in a cash
     league, its money (R-PAY-1, R-PAY-3): the buy-in, the share of it going to the night's prize
     pool, and the guarantee. A free league's form has no money fields (fit_to_league)."""
-    venue = SelectField("Venue", coerce=int)
+    venue = SelectField("Venue", coerce=picked_id)
     date = DateField("Date", validators=[DataRequired("Pick the date.")])
     start_time = TimeField("Start", validators=[Optional()])
     event_type = SelectField("Type", choices=[SelectChoice(key, kind.label) for key, kind in EVENT_TYPES.items()])
-    host = SelectField("Host", coerce=int)
+    host = SelectField("Host", coerce=picked_id)
     # R-CLOCK-1: blank, the night takes its type's own structure (a final's, not the nightly one).
     template = SelectField("Blind structure", choices=[
         SelectChoice(TYPES_OWN, "The type's own (THPA nightly; each final its own)"),
@@ -248,6 +274,6 @@ def fit_to_league(form: NightForm, league: League) -> NightForm:
     return form
 
 
-class AssignHostForm(FlaskForm):
+class AssignHostForm(PageForm):
     """Give a night to a host."""
-    host = SelectField("Host", coerce=int)
+    host = SelectField("Host", coerce=picked_id)

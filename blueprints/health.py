@@ -15,8 +15,8 @@ RETRY_AFTER_S = 5
 
 @bp.route("/healthz")
 def healthz():
-    """200 with each service's state when the app can serve, else 503 naming what is down
-    ({"database": "ok", "redis": "down"}). No login: it tells nothing about the league."""
+    """200 with each service's state when the app can serve, else 503 naming what is down or full
+    ({"database": "ok", "redis": "down", "disk": "full"}). No login: it tells nothing about the league."""
     states = health.check()
     response = jsonify(states)
     response.status_code = 200 if health.healthy(states) else 503
@@ -35,7 +35,7 @@ def database_down(error):
         raise error
     with contextlib.suppress(Exception):  # the connection is gone; the session is discarded at teardown
         db.session.rollback()
-    message = health.DATABASE_DOWN
+    message = health.refusal(error)
     if wants_json():
         response = jsonify({"error": message})
     else:
@@ -43,7 +43,8 @@ def database_down(error):
         # database who is logged in, and the database is what is down.
         page = "health/_unavailable.html" if is_htmx() else "health/unavailable.html"
         template = current_app.jinja_env.get_template(page)
-        response = make_response(template.render(message=message, retry=request.method == "GET"))
+        title = "The disk is full" if message == health.DISK_FULL else "Back in a moment"
+        response = make_response(template.render(message=message, title=title, retry=request.method == "GET"))
     response.status_code = 503
     response.headers["Retry-After"] = str(RETRY_AFTER_S)
     response.headers["Cache-Control"] = "no-store"

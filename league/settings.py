@@ -173,6 +173,52 @@ def from_stored(league_kind: str, stored: Mapping[str, Any] | None, columns: Map
     "league" for the league-wide rest. A stored value of the wrong shape is passed over (its default
     stands), so a hand-edited row can never break a page."""
     defaults = thpa_defaults(league_kind)
+    values = _overlaid(defaults, stored, columns)
+    # Anything stored that fails its check falls back to the default.
+    for key, value in list(values.items()):
+        if value_problem(BY_KEY[key], value):
+            values[key] = defaults[key]
+    return values
+
+
+def stored_problems(league_kind: str, stored: Any, columns: Mapping[str, Any]) -> list[str]:
+    """Why the settings a league row holds (its settings JSON and columns, as from_stored reads them)
+    cannot stand, each value by the same checks as the settings form (value_problem): what a league
+    file brings is refused where from_stored would quietly pass over it. Empty when all is well."""
+    if stored is not None and not isinstance(stored, Mapping):
+        return [f"the settings must be an object, not {type(stored).__name__}"]
+    values = _overlaid(thpa_defaults(league_kind), stored, columns)
+    return [problem for key, value in values.items() if (problem := value_problem(BY_KEY[key], value))]
+
+
+def snapshot_problems(snapshot: Any, event_type: str) -> list[str]:
+    """Why a night's kept settings (event_snapshot's form) cannot be read by its pages: each value it
+    holds by its setting's own check (value_problem), its bonuses {kind: chips} of known kinds, its
+    payout table as the settings form takes it. Keys no setting has are left alone."""
+    if snapshot is None:
+        return []
+    if not isinstance(snapshot, Mapping):
+        return [f"the night's settings must be an object, not {type(snapshot).__name__}"]
+    group = event_type if event_type in EVENT_TYPES else "nightly"
+    found: list[str] = []
+    for name, value in snapshot.items():
+        if name == "bonuses":
+            if not isinstance(value, Mapping):
+                found.append("the night's bonuses must be an object of chips by kind")
+                continue
+            for kind, chips in value.items():
+                setting = BY_KEY.get(f"{group}.bonus_{kind}")
+                found.append(f"the night's bonus {str(kind)[:40]!r} is no bonus kind" if setting is None
+                             else value_problem(setting, chips))
+        elif name == "payout_table":
+            found.append(payout_table_problem(_table_from_json(value)))
+        elif setting := BY_KEY.get(f"{group}.{name}") or BY_KEY.get(f"{LEAGUE}.{name}"):
+            found.append(value_problem(setting, value))
+    return [problem for problem in found if problem]
+
+
+def _overlaid(defaults: Mapping[str, Any], stored: Any, columns: Mapping[str, Any]) -> dict[str, Any]:
+    """The defaults with what the league stores laid over them, unchecked (from_stored's first step)."""
     values = dict(defaults)
     stored = stored if isinstance(stored, Mapping) else {}
     for name in ("pass_down", "payout_percent", "shot_clock_seconds", "timezone"):
@@ -193,10 +239,6 @@ def from_stored(league_kind: str, stored: Mapping[str, Any] | None, columns: Map
                     values[setting.key] = bonuses.get(setting.name.removeprefix("bonus_"), 0)
             elif setting.name in chosen:
                 values[setting.key] = chosen[setting.name]
-    # Anything stored that fails its check falls back to the default.
-    for key, value in list(values.items()):
-        if value_problem(BY_KEY[key], value):
-            values[key] = defaults[key]
     return values
 
 

@@ -9,8 +9,10 @@ from flask import current_app
 config = context.config
 
 # Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# This line sets up loggers basically. It leaves the app's own loggers on: an upgrade in the server's
+# process (make run's first start, the tests) would otherwise silence every logger that exists then,
+# and a 503's cause (a full disk, an outage) would go unlogged.
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from league import clock, hand_for_hand, structures
 from league.statuses import EntryStatus, EventStatus
+from services import typed_text
 from services.journal import Journal
 from services.models import Entry, Event
 from wiring.extensions import db
@@ -101,6 +102,7 @@ ACTIONS = {
 }
 
 
+SHOT_SEAT_LENGTH = 40  # Event.shot_seat is String(40)
 _CLOCK_WRITES: dict[tuple[str, ...], Any] = {}
 
 
@@ -178,10 +180,12 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     elif action == "jump":
         new = clock.jump_to(structure_of(event), state, now, index if index is not None else -1)
     elif action in ("shot", "shot_off"):
+        # The seat is shown on every phone: the one hygiene check of typed text (a NUL, a control or a
+        # right-to-left mark is refused, nothing written), at most what the column holds.
+        called = typed_text(seat or "", SHOT_SEAT_LENGTH, "the seat") or None if action == "shot" else None
         new = clock.ClockState(state.index, state.item_elapsed_ms, state.running_since_ms, state.started,
                                state.version + 1)
-        values = {"shot_started_ms": now if action == "shot" else None,
-                  "shot_seat": (seat or "").strip()[:40] or None if action == "shot" else None}
+        values = {"shot_started_ms": now if action == "shot" else None, "shot_seat": called}
     elif action in ACTIONS:
         if action in ("start", "resume"):
             hand_for_hand.check_clock_runs(event.hand_for_hand)

@@ -20,8 +20,9 @@ and never held whole:
 
 Rows keep their ids (so a second export is the same file) in primary-key order; dates and times are ISO
 text; JSON columns are written with sorted keys. The import reads the file once, in the caller's one
-transaction: any refusal (its layout, a value of the wrong type, a row the database refuses, a table or
-column this schema does not keep, and at the end its row count and checksum) is raised for the caller
+transaction: any refusal (its layout, a value of the wrong type or one its form would refuse, a row the
+database refuses, an id it already gives another row, a table or column this schema does not keep, and at
+the end its row count and checksum) is raised for the caller
 to roll back, so nothing is written. An older file lacking a newer column gets that column's default.
 """
 from __future__ import annotations
@@ -29,14 +30,20 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO, Any
 
-from sqlalchemy import JSON, Column, Table, delete, func, insert, select, text
+from sqlalchemy import JSON, BigInteger, Column, Table, delete, func, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from league import settings as league_settings
+from league import structures
+from league.logins import username_key
+from league.members import name_key, name_problem
+from league.text import text_problem
 from services import Refused
 from services.models import League
 from wiring.extensions import db
@@ -47,6 +54,13 @@ VERSION = 1
 # (a link made here means nothing on another, and a set-up link belongs to no league).
 SERVER_TABLES: frozenset[str] = frozenset({"login_links"})
 BATCH = 5_000  # rows read or written at once
+# What a file may bring, bounded before it is parsed or stored: a line (one row) of at most a MiB (a
+# league's longest, a night's journal entry, is a few KiB), JSON nested at most 32 deep (a journal
+# entry is 5), and whole numbers the column holds (an INTEGER 32 bits, a BIGINT 64).
+MAX_LINE_BYTES = 1 << 20
+MAX_JSON_DEPTH = 32
+INT_LIMITS = {False: 2**31 - 1, True: 2**63 - 1}  # by whether the column is a BIGINT
+TEXT_LIMIT = 100_000  # a text column without a length (none today)
 
 
 @dataclass(frozen=True)
@@ -126,7 +140,7 @@ def _writer(column: Column) -> Callable[[Any], Any] | None:
 def _reader(column: Column) -> Callable[[Any], Any]:
     """The stored value from the file's, checked against the column's type (a wrong type is refused)."""
     if isinstance(column.type, JSON):
-        return lambda value: value
+        return lambda value: _json(value, column)
     try:
         kind = column.type.python_type
     except NotImplementedError:
@@ -162,17 +176,55 @@ def _typed(value: Any, kind: type, column: Column) -> Any:
 
 
 def _text(value: Any, column: Column) -> str:
-    """Text as the columns hold it: no NUL (PostgreSQL refuses it) and no longer than the column."""
+    """Text as the columns hold it, by the one hygiene check of typed text (league.text.text_problem:
+    no NUL, which PostgreSQL refuses, no control, invisible or right-to-left character, no lone
+    surrogate) and no longer than the column."""
     _typed(value, str, column)
-    limit = getattr(column.type, "length", None)
-    if "\x00" in value or (limit is not None and len(value) > limit):
-        raise ValueError(f"{column.table.name}.{column.name}: text longer than {limit} or with a NUL character")
+    limit = getattr(column.type, "length", None) or TEXT_LIMIT
+    if problem := text_problem(value, limit, f"{column.table.name}.{column.name}"):
+        raise ValueError(problem)
+    if len(value) > limit:  # stored text is already clean: its raw length is what the column takes
+        raise ValueError(f"{column.table.name}.{column.name} is longer than {limit} characters")
     return value
+
+
+def _int_limit(column: Column) -> int:
+    return INT_LIMITS[isinstance(column.type, BigInteger)]
 
 
 def _whole(value: Any, column: Column) -> int:
     if type(value) is not int:
         raise ValueError(f"{column.table.name}.{column.name}: expected a whole number, found {value!r:.40}")
+    if abs(value) > _int_limit(column):
+        raise ValueError(f"{column.table.name}.{column.name}: {value!r:.40} is larger than the column holds")
+    return value
+
+
+def _json(value: Any, column: Column) -> Any:
+    """A JSON column's value: nested at most MAX_JSON_DEPTH deep, its texts (keys too) as clean of NUL
+    and lone surrogates as any text (PostgreSQL refuses the first, no encoder writes the second), its
+    numbers finite and within 64 bits."""
+    where = f"{column.table.name}.{column.name}"
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"{where}: nested deeper than {MAX_JSON_DEPTH}")
+        if isinstance(item, str):
+            if "\x00" in item or any(0xD800 <= ord(ch) <= 0xDFFF for ch in item):
+                raise ValueError(f"{where}: a text holds a NUL character or a broken one (a lone surrogate)")
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if abs(item) > INT_LIMITS[True]:
+                raise ValueError(f"{where}: {item!r:.40} is larger than a number ShuffleUp keeps")
+        elif isinstance(item, float):
+            if item != item or item in (float("inf"), float("-inf")):
+                raise ValueError(f"{where}: a number that is not finite")
+        elif isinstance(item, dict):
+            pending.extend((part, depth + 1) for pair in item.items() for part in pair)
+        elif isinstance(item, list):
+            pending.extend((part, depth + 1) for part in item)
     return value
 
 
@@ -265,7 +317,7 @@ def _header(line: str) -> dict[str, Any]:
         raise ExportFileError("this is not a ShuffleUp league export (its first line is not one)")
     try:
         header = json.loads(line[:-len(suffix) - 1] + "}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested past the parser's depth
         raise ExportFileError("this is not a ShuffleUp league export (its first line is not one)") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ExportFileError("this is not a ShuffleUp league export (it names no ShuffleUp format)")
@@ -277,6 +329,8 @@ def _header(line: str) -> dict[str, Any]:
                               f"version {VERSION} and before; upgrade ShuffleUp to import it")
     if not isinstance(header.get("league"), str):
         raise ExportFileError("the export names no league")
+    if problem := text_problem(header["league"], 120, "the league's name in the file", required=True):
+        raise ExportFileError(problem)
     return header
 
 
@@ -322,7 +376,7 @@ def _parsed(file: IO[bytes]) -> Iterator[tuple[str, Any, int]]:
                 yield "footer", footer, number
             else:
                 raise ValueError
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested past the parser's depth
             raise ExportFileError(f"line {number} is not as a ShuffleUp export writes it: "
                                   "the file is corrupted or was edited") from None
     if state != "done":
@@ -341,7 +395,14 @@ class _Hashed:
         self.file, self.digest, self.pending = file, hashlib.sha256(), None
 
     def __iter__(self):
-        for raw in self.file:
+        number = 0
+        # A line at a time and never longer than MAX_LINE_BYTES: a file of one endless line is refused
+        # at its first MiB, not held whole.
+        while raw := self.file.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            if len(raw) > MAX_LINE_BYTES:
+                raise ExportFileError(f"line {number} is longer than {MAX_LINE_BYTES >> 20} MiB: ShuffleUp writes "
+                                      "no such line, so the file was edited or is not a league export")
             if self.pending is not None:
                 self.digest.update(self.pending)
             self.pending = raw
@@ -376,14 +437,14 @@ class _TableWriter:
         self.names = list(compiled.positiontup) if compiled.positional else list(compiled.params)
         # Whole numbers and yes/no values are only checked (most of a league's values: a type test in
         # one loop, no call); the others are read by their column's reader and the dialect's processor.
-        self.checked: list[tuple[int, type]] = []
+        self.checked: list[tuple[int, type, int]] = []
         self.readers: list[tuple[int, Callable[[Any], Any]]] = []
         for at, name in enumerate(columns):
             column = table.columns[name]
             processor = column.type.dialect_impl(dialect).bind_processor(dialect)
             kind = _plain_kind(column)
             if processor is None and kind is not None:
-                self.checked.append((at, kind))
+                self.checked.append((at, kind, _int_limit(column) if kind is int else 1))
             else:
                 self.readers.append((at, _reader(column) if processor is None
                                      else _then(_reader(column), processor)))
@@ -394,6 +455,7 @@ class _TableWriter:
                 processor = column.type.dialect_impl(dialect).bind_processor(dialect) or (lambda value: value)
                 self.defaults[name] = _default(column, processor)
         self.at = {name: columns.index(name) for name in self.names if name in columns}
+        self.rule_check = ROW_CHECKS.get(table.name)
         self.batch: list[Any] = []
         self.written = 0
 
@@ -402,12 +464,16 @@ class _TableWriter:
             raise _RowRefused(f"line {number}: a row of {self.table.name} has {len(row)} values for "
                                   f"{len(self.columns)} columns")
         values = row
-        for at, kind in self.checked:
+        for at, kind, limit in self.checked:
             value = values[at]
-            if value is not None and type(value) is not kind:
+            if value is not None and (type(value) is not kind or not -limit <= value <= limit):
                 column = self.table.columns[self.columns[at]]
+                found = "a number larger than the column holds" if type(value) is kind else f"{value!r:.40}"
                 raise _RowRefused(f"line {number}: {column.table.name}.{column.name}: expected "
-                                  f"{'a whole number' if kind is int else kind.__name__}, found {value!r:.40}")
+                                  f"{'a whole number' if kind is int else kind.__name__}, found {found}")
+        if self.rule_check is not None and (problems := self.rule_check(dict(zip(self.columns, row)))):
+            raise _RowRefused(f"line {number}: a row of {self.table.name} holds what its form would refuse: "
+                              + "; ".join(problems[:3]))
         try:
             for at, read in self.readers:
                 values[at] = read(values[at])
@@ -421,6 +487,7 @@ class _TableWriter:
     def flush(self, number: int) -> None:
         if not self.batch:
             return
+        self._refuse_taken_ids(number)
         try:
             db.session.connection().exec_driver_sql(self.sql, self.batch)
         except (IntegrityError, DBAPIError) as problem:
@@ -429,6 +496,84 @@ class _TableWriter:
                                   f"({reason})") from None
         self.written += len(self.batch)
         self.batch = []
+
+
+    def _refuse_taken_ids(self, number: int) -> None:
+        """Rows keep their ids, so an id this database already gives another row is refused by name
+        (the database holds other leagues or logins, such as its operator, whose ids the file's miss)."""
+        keys = list(self.table.primary_key.columns)
+        if len(keys) != 1 or keys[0].name not in self.at:
+            return  # a composite key: its parts are ids of tables checked already
+        key, at = keys[0], self.names.index(keys[0].name)
+        ids = [row[at] if self.positional else row[key.name] for row in self.batch]
+        taken = db.session.scalars(select(key).where(key.in_(ids)).order_by(key).limit(3)).all()
+        if taken:
+            raise _RowRefused(f"by line {number}: this database already has {self.table.name} with the file's ids "
+                              f"({', '.join(map(str, taken))}): a league file keeps its ids, so it is imported "
+                              "into a database whose rows do not share them (a new one, or one with only its "
+                              "operator and leagues made since)")
+
+
+# ---- What the forms and settings check, checked again on the way in from a file ----
+# A file that passes its checksum may still have been edited (the checksum is no signature: anyone can
+# recompute it), so each value a row brings goes through the validator of the form or setting that
+# writes it; a value that only its type could check is checked by type above.
+
+def _league_row(row: dict[str, Any]) -> list[str]:
+    """A league's name, kind, time zone and settings, as the new-league form and the settings page
+    check them (league/settings.py value_problem, through stored_problems)."""
+    kind = row.get("kind")
+    found = [text_problem(row["name"], 120, "the league's name", required=True) if isinstance(row.get("name"), str)
+             else None]
+    if isinstance(row.get("slug"), str) and not SLUG.fullmatch(row["slug"]):
+        found.append(f"the league's address {row['slug'][:60]!r} is not one ShuffleUp makes (a-z, 0-9 and dashes)")
+    if row.get("timezone") is not None and not league_settings.zone_known(row["timezone"]):
+        found.append(f"the time zone {str(row['timezone'])[:60]!r} is not one this machine knows")
+    columns = {name: row.get(name) for name in ("pass_down", "payout_percent", "shot_clock_seconds", "timezone")}
+    found += league_settings.stored_problems(kind if kind in ("free", "cash") else "cash", row.get("settings"), columns)
+    return [problem for problem in found if problem]
+
+
+def _event_row(row: dict[str, Any]) -> list[str]:
+    """A night's blind structure as the structure editor checks it (R-CLOCK-1: league.structures
+    from_json) and its kept settings as the settings page checks each (snapshot_problems): a bad one
+    would break every page and the API of that night."""
+    found: list[str] = []
+    if row.get("structure") is not None:
+        try:
+            structures.from_json(row["structure"])
+        except ValueError as problem:
+            found.append(f"its blind structure: {str(problem)[:200]}")
+    found += league_settings.snapshot_problems(row.get("settings"), str(row.get("event_type")))
+    return found
+
+
+def _member_row(row: dict[str, Any]) -> list[str]:
+    """A member's name as the check-in form takes it (R-MEM-1: name_problem), and the form it is matched
+    by (name_key) its own: another would let a second "Ann Lee" in, or find Ann under Bob's name."""
+    name = row.get("name")
+    if not isinstance(name, str):
+        return []
+    if problem := name_problem(name):
+        return [problem]
+    if "name_key" in row and row["name_key"] != name_key(name):
+        return [f"the member {name[:40]!r} is matched by another name's key"]
+    return []
+
+
+def _login_row(row: dict[str, Any]) -> list[str]:
+    """A login's username as one name whatever its case (R-MEM-2: username_key): another key would let a
+    second "hana" in."""
+    username = row.get("username")
+    if isinstance(username, str) and "username_key" in row and row["username_key"] not in (None,
+                                                                                          username_key(username)):
+        return [f"the login {username[:40]!r} is keyed as another name"]
+    return []
+
+
+ROW_CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "leagues": _league_row, "events": _event_row, "members": _member_row, "users": _login_row}
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # services.models.slugify's
 
 
 def _default(column: Column, processor: Callable[[Any], Any]) -> Callable[[], Any]:
@@ -449,9 +594,11 @@ def import_league(file: IO[bytes], *, replacing: League | None = None) -> Import
     rolls back, and nothing is written (the file is read once, so its checksum and row count are
     known only at its end: a corrupted file is refused there, its rows never committed).
 
-    Rows keep their ids; the database must hold none of the file's tables' rows and no league of the
-    same name. `replacing` is an empty league (nothing but its own row and its logins) that the file
-    takes the place of, as on the organiser's page of a new league.
+    Rows keep their ids; the database must hold no row with one of them (an operator's login, other
+    leagues made since may stand) and no league of the same name. Every value is checked on the way
+    in as its form or setting checks it (ROW_CHECKS, the readers), so a file edited with a recomputed
+    checksum is refused by the line of its bad value. `replacing` is an empty league (nothing but its
+    own row and its logins) that the file takes the place of, as on the organiser's page of a new league.
     """
     owned = owners()
     hashed = _Hashed(file)
@@ -478,7 +625,7 @@ def _damaged(hashed: _Hashed) -> bool:
             pass
         last = (hashed.pending or b"").decode("utf-8")
         footer = json.loads("{" + last[2:]) if last.startswith('],"rows":') else {}
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError, ExportFileError):
         return True
     return footer.get("sha256") != hashed.digest.hexdigest()
 
@@ -498,7 +645,6 @@ def _import_rows(owned: dict[str, Owner], hashed: _Hashed, replacing: League | N
             table = _check_table(owned, value, number)
             if table.name in counts:
                 raise ExportFileError(f"line {number}: table {table.name} is in the file twice")
-            _refuse_taken_ids(table)
             writer = _TableWriter(table, value["columns"])
         elif kind == "row":
             writer.add(value, number)
@@ -514,12 +660,6 @@ def _import_rows(owned: dict[str, Owner], hashed: _Hashed, replacing: League | N
 def leagues_named(name: str) -> bool:
     return db.session.scalar(select(func.count()).select_from(League).where(
         func.lower(League.name) == name.strip().lower())) > 0
-
-
-def _refuse_taken_ids(table: Table) -> None:
-    if db.session.scalar(select(func.count()).select_from(table)):
-        raise ExportFileError(f"this database already holds {table.name}: a league file is imported "
-                              "into an empty database (or a new, empty league)")
 
 
 def _catch_up_sequences(counts: dict[str, int]) -> None:

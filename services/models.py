@@ -39,7 +39,7 @@ from league.statuses import (
     Role,
     values,
 )
-from league.text import as_sentence, text_problem
+from league.text import as_sentence, hidden_problem, text_problem
 from services import MAX_REASON_LENGTH, Refused
 from wiring.extensions import db, login_manager
 
@@ -60,6 +60,20 @@ def slugify(name: str) -> str:
     """A URL-safe league or venue slug."""
     slug = re.sub(r"[^a-z0-9]+", "-", name_key(name)).strip("-")
     return slug or "league"
+
+
+@event.listens_for(db.Model, "before_insert", propagate=True)
+@event.listens_for(db.Model, "before_update", propagate=True)
+def _stored_text_is_clean(mapper, connection, target) -> None:
+    """Every text a row stores passes the one hygiene check (league.text.hidden_problem), whatever path
+    wrote it: the services clean what people type (typed_text) and say why; this refuses what a path
+    that forgot would store (a NUL PostgreSQL refuses with a 500, a right-to-left mark on every phone),
+    so the flush stops, nothing is written, and the view's Refused answer (or the app's 422) says why."""
+    for column in mapper.columns:
+        if isinstance(column.type, String):
+            value = getattr(target, mapper.get_property_by_column(column).key, None)
+            if isinstance(value, str) and (problem := hidden_problem(value, f"the {column.name.replace('_', ' ')}")):
+                raise Refused(as_sentence(problem))
 
 
 class League(db.Model):

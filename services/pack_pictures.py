@@ -21,7 +21,13 @@ from services.pack import MonthPack
 # lines differ by dash as well as colour, and each ends with its name, so no colour has to be told.
 COLOURS = ("#1f5fbf", "#c0392b", "#1e8449", "#7d3c98", "#b9770e", "#117a8b", "#5d6d7e", "#a93226")
 DASHES = ("", "10,5", "3,4", "12,4,3,4", "18,6", "2,2", "8,3,2,3,2,3", "14,3,3,3,3,3")
-FONT = "'DejaVu Sans', 'Droid Sans Fallback', 'Helvetica Neue', Arial, sans-serif"
+# Every script's letters (see font_files): the pictures name the fonts in the order a name's font is
+# chosen in, so a name measured here is drawn in the font it was measured in.
+SCRIPT_FAMILIES = ("Noto Sans Arabic", "Noto Sans Devanagari", "Noto Sans Thai", "Noto Sans Bengali",
+                   "Noto Sans Tamil", "Noto Sans Hebrew", "Noto Sans Georgian", "Noto Sans Armenian",
+                   "Noto Sans Ethiopic", "Noto Sans Khmer")
+FONT = ", ".join(f"'{family}'" for family in ("DejaVu Sans", *SCRIPT_FAMILIES, "Noto Sans CJK SC",
+                                               "Droid Sans Fallback")) + ", 'Helvetica Neue', Arial, sans-serif"
 STYLE = Style(
     background="#ffffff", plot_background="#ffffff", foreground="#1b1f24", foreground_strong="#1b1f24",
     foreground_subtle="#5d6d7e", opacity="1", opacity_hover="1", colors=COLOURS, font_family=FONT,
@@ -174,12 +180,18 @@ def race_svg(pack: MonthPack) -> str:
 # --- the share image -------------------------------------------------------------------------------
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
-# Names in Chinese, Japanese or Korean: DejaVu has no such letters (they came out as boxes), Debian's
-# fonts-droid-fallback has them.
+# Names in every script a league's players write: DejaVu draws Latin, Greek, Cyrillic and Arabic;
+# Debian's Noto fonts (fonts-noto-core, fonts-noto-cjk: `make pdf-libs`) the rest: Devanagari, Thai,
+# Chinese, Japanese, Korean; fonts-droid-fallback, where Noto CJK is missing, the CJK letters. Each
+# name is drawn in the first of these that has all its letters (DejaVu's missing ones came out as boxes).
+NOTO = Path("/usr/share/fonts/truetype/noto")
+NOTO_CJK = Path("/usr/share/fonts/opentype/noto")
 FALLBACK = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+SCRIPT_FONTS = tuple(family.replace(" ", "") for family in SCRIPT_FAMILIES)  # their files' names
 SIZE = 1080
 SHARE_ROWS = 10
 SHARE_MOST = 14
+SMALLEST_NAME = 0.6  # a long name is drawn down to this share of the line's size before it is cut short
 
 
 @cache
@@ -192,22 +204,42 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.I
 
 @cache
 def _letters(path: Path) -> frozenset[int]:
-    """The characters a font file draws (its cmap)."""
-    from fontTools.ttLib import TTFont
-    return frozenset(TTFont(str(path), lazy=True).getBestCmap() or {})
-
-
-def _font_for(text: str, size: int, bold: bool = False):
-    """DejaVu for a text it can draw; else the fallback font with the CJK letters, when installed."""
-    dejavu = FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
-    if FALLBACK.exists() and dejavu.exists() and not {ord(c) for c in text} <= _letters(dejavu):
-        return _fallback(size)
-    return _font(size, bold)
+    """The characters a font file draws (its cmap; a collection's first font)."""
+    from fontTools.ttLib import TTCollection, TTFont
+    font = TTCollection(str(path), lazy=True).fonts[0] if path.suffix == ".ttc" else TTFont(str(path), lazy=True)
+    return frozenset(font.getBestCmap() or {})
 
 
 @cache
-def _fallback(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FALLBACK), size)
+def font_files(bold: bool = False) -> tuple[Path, ...]:
+    """The installed fonts a name may be drawn in, in the order they are tried."""
+    weight = "Bold" if bold else "Regular"
+    candidates = [FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"),
+                  *(NOTO / f"{name}-{weight}.ttf" for name in SCRIPT_FONTS),
+                  NOTO_CJK / f"NotoSansCJK-{weight}.ttc", FALLBACK]
+    return tuple(path for path in candidates if path.exists())
+
+
+def font_file_for(text: str, bold: bool = False) -> Path | None:
+    """The first font (font_files) that draws every letter of `text`; if none does, the one that draws
+    the most; None when no font is installed."""
+    wanted = {ord(ch) for ch in text if not ch.isspace()}
+    files = font_files(bold)
+    if not files:
+        return None
+    return next((path for path in files if wanted <= _letters(path)),
+                max(files, key=lambda path: len(wanted & _letters(path))))
+
+
+def _font_for(text: str, size: int, bold: bool = False):
+    """The font `text` is drawn in at `size` px (font_file_for), Pillow's own when none is installed."""
+    path = font_file_for(text, bold)
+    return _font(size, bold) if path is None or path.name.startswith("DejaVuSans") else _sized(path, size)
+
+
+@cache
+def _sized(path: Path, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(path), size)
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
@@ -216,6 +248,45 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> str:
     while text and draw.textlength(text + "…", font=font) > width:
         text = text[:-1]
     return text + "…"
+
+
+def _wrapped(draw: ImageDraw.ImageDraw, text: str, font, width: int, most: int) -> list[str] | None:
+    """`text` in at most `most` lines no wider than `width`, broken between words (a word too long for
+    a line broken between letters), or None when it needs more lines."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and draw.textlength(joined, font=font) <= width:
+            lines[-1] = joined
+            continue
+        while draw.textlength(word, font=font) > width:  # a word no line holds: broken where it fills one
+            cut = next((i for i in range(len(word) - 1, 0, -1) if draw.textlength(word[:i], font=font) <= width), 1)
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+        if len(lines) > most:
+            return None
+    return lines if len(lines) <= most else None
+
+
+def _name_fitted(draw: ImageDraw.ImageDraw, name: str, size: int, bold: bool, width: int, height: int):
+    """(lines, font) of a name in its box on a line of the share image (`width` by `height` px): one
+    line at the line's size when it fits, else in smaller type down to SMALLEST_NAME of it, else
+    wrapped on two lines in the type two lines fit in (a 73-letter name), and only a name that two
+    lines of the smallest type cannot hold is cut short with "…"."""
+    smallest = max(int(size * SMALLEST_NAME), 8)
+    for each in range(size, smallest - 1, -2):
+        font = _font_for(name, each, bold)
+        if draw.textlength(name, font=font) <= width:
+            return [name], font
+    two = max(min(size, int(height / 2.3)), 8)  # two lines and the space between them
+    for each in range(two, max(int(two * SMALLEST_NAME), 8) - 1, -1):
+        font = _font_for(name, each, bold)
+        if lines := _wrapped(draw, name, font, width, 2):
+            return lines, font
+    font = _font_for(name, max(int(two * SMALLEST_NAME), 8), bold)
+    first = _fit(draw, name, font, width)[:-1]
+    return [first, _fit(draw, name[len(first):].lstrip(), font, width)], font
 
 
 def share_png(pack: MonthPack) -> bytes:
@@ -240,14 +311,20 @@ def share_png(pack: MonthPack) -> bytes:
         if index == 0:
             draw.rounded_rectangle((margin - 20, y - 10, SIZE - margin + 20, y + line - 14), 16, fill=gold)
         ink = "#101418" if index == 0 else white
-        name_font, num_font = _font_for(row.player, size, index == 0), _font(size, True)
+        num_font = _font(size, True)
         draw.text((margin, y), f"{row.rank}", font=num_font, fill=ink)
         points = f"{row.points:,}"
         points_width = draw.textlength(points, font=num_font)
         draw.text((SIZE - margin - points_width, y), points, font=num_font, fill=ink)
         name_left = margin + 110
-        draw.text((name_left, y), _fit(draw, row.player, name_font, int(SIZE - margin - points_width - 40 - name_left)),
-                  font=name_font, fill=ink)
+        box = line - 14  # the leader's gold band, and the space between lines
+        names, name_font = _name_fitted(draw, row.player, size, index == 0,
+                                        int(SIZE - margin - points_width - 40 - name_left), box)
+        # Smaller type and two lines sit on the line's middle, as the full-size name would.
+        step = int(name_font.size * 1.15)
+        name_top = y + max((size - step * len(names)) // 2, -10)
+        for at, text in enumerate(names):
+            draw.text((name_left, name_top + at * step), text, font=name_font, fill=ink)
     if rows:
         shown = "All" if len(rows) == len(pack.table) else f"Top {len(rows)} of"
         draw.text((margin, SIZE - 92), f"{shown} {len(pack.table)} players · points", font=_font(32), fill=grey)

@@ -55,7 +55,8 @@ class Defaults:
     # with every break's label and colour-up note at full length, and 61 KB if all of them are
     # in a script a browser sends as 9 bytes a character (a tap or a check-in is under 1 KB). Only an
     # organiser's file routes take more: a results CSV (2 MB, and its confirmation carries the checked
-    # file back in a signed field) and a league file with many years of history (tens of MB).
+    # file back in a signed field) and a league file with many years of history (tens of MB), which the
+    # operator's page takes too.
     # MAX_CONTENT_LENGTH, which Werkzeug applies wherever no route says otherwise, is the small one too.
     REQUEST_BODY_MAX = 128 * 1024
     RESULTS_FILE_BODY_MAX = 4 * 1024 * 1024
@@ -69,6 +70,9 @@ class Defaults:
     REQUEST_LOG = True
     # How long a health check or a request waits for PostgreSQL or Redis before calling it down.
     SERVICE_TIMEOUT_S = 3
+    # /healthz calls the disk full (503) when the instance folder's or the SQLite file's filesystem has
+    # less free than this (SHUFFLEUP_DISK_MIN_FREE_MB): a night's writes are small, a backup is not.
+    DISK_MIN_FREE_MB = 64
     # How a new password is hashed (Werkzeug's method string). scrypt costs about 50 ms a hash by
     # design; the tests set a cheap method, as their passwords guard nothing. A stored hash names its
     # own method, so a login checks any hash whatever this says today.

@@ -161,7 +161,7 @@ def clock_line(event_id: int):
                 if not health.service_down(error):
                     raise
                 db.session.rollback()
-                socket.send(json.dumps({"status": 503, "error": health.DATABASE_DOWN}))
+                socket.send(json.dumps({"status": 503, "error": health.refusal(error)}))
             finally:
                 db.session.close()  # the next tap reads afresh
     except simple_websocket.ConnectionClosed:

@@ -10,6 +10,7 @@ from league.settings import zone_names
 from league.statuses import Role
 from services import Refused, export, leagues, logins
 from services.models import League
+from wiring.body_limit import takes_file
 from wiring.extensions import db
 
 
@@ -47,6 +48,25 @@ def start_league():
     db.session.commit()
     done["saved"] = f"{league.name} is started. " + done["saved"]
     return _leagues(**done)
+
+
+@bp.route("/leagues/import", methods=["POST"])
+@takes_file("LEAGUE_FILE_BODY_MAX")
+def import_league():
+    """A league from a league file (exported from this or another ShuffleUp) with its logins, beside the
+    leagues already here; refused with the reason and the line, nothing written, for a file that is
+    corrupted, edited to hold what a form would refuse, or shares a name or ids with what is here."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return _leagues(422, problem="Choose a league file (.json) to upload.", problem_at="import")
+    try:
+        summary = export.import_league(upload.stream)
+        db.session.commit()
+    except Refused as refused:
+        db.session.rollback()
+        return _leagues(422, problem=f"{refused} Nothing was imported.", problem_at="import")
+    return _leagues(saved=f"{summary.league} is imported: {sum(summary.rows.values())} rows. Its organisers "
+                          "log in with the file's logins.")
 
 
 def _league(slug: str) -> League:

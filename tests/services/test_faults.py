@@ -528,7 +528,7 @@ def test_redis_stopped_and_restarted_with_two_workers(pg_url, private_redis, ser
             someone = Browser(server.base)
             assert someone.login() == 200 and someone.logged_in()
         health = Browser(a.base).request("/healthz")
-        assert health[0] == 503 and json.loads(health[1]) == {"database": "ok", "redis": "down"}
+        assert health[0] == 503 and json.loads(health[1]) == {"database": "ok", "redis": "down", "disk": "ok"}
         version = host.version(event_id)
         assert phone.wait_version(version) == version
 
@@ -544,7 +544,7 @@ def test_redis_stopped_and_restarted_with_two_workers(pg_url, private_redis, ser
                 break
             assert time.monotonic() - restarted < WAIT_S, "changes never travelled through Redis again"
         assert Browser(b.base).login() == 200
-        assert json.loads(Browser(a.base).request("/healthz")[1]) == {"database": "ok", "redis": "ok"}
+        assert json.loads(Browser(a.base).request("/healthz")[1]) == {"database": "ok", "redis": "ok", "disk": "ok"}
         for server in (a, b):
             assert "Exception on" not in server.errors_logged()  # Flask's line for a 500
     finally:
@@ -581,7 +581,7 @@ def test_postgresql_restarted_mid_night(private_pg, servers):
     assert {what: status for what, (status, _) in outage.items()} == dict.fromkeys(outage, 503), \
         server.first_error()
     assert "not answering" in outage["host page"][1] and "Nothing was changed" in outage["join"][1]
-    assert json.loads(outage["health"][1]) == {"database": "down", "redis": "not configured"}
+    assert json.loads(outage["health"][1]) == {"database": "down", "redis": "not configured", "disk": "ok"}
     assert screen.heartbeats(3)  # the TV's stream stays open, its re-reads failing quietly meanwhile
 
     private_pg.start()

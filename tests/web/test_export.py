@@ -24,6 +24,8 @@ from services.models import (
     utcnow,
 )
 from tests.conftest import make_app
+from tests.fixtures.league_files import counts, exported
+from tests.fixtures.league_files import with_checksum as _with_checksum
 from wiring.extensions import db
 
 pytestmark = pytest.mark.both_databases(
@@ -57,17 +59,6 @@ def rich_league():
     venue_links.replace_link(tonight.venue, venue_links.fingerprint(tonight.venue.link_code), host.id)  # a lost poster
     db.session.commit()
     return tonight.league
-
-
-def exported(league) -> str:
-    out = io.StringIO()
-    export.export_league(league, out)
-    return out.getvalue()
-
-
-def counts() -> dict[str, int]:
-    return {name: db.session.scalar(db.select(db.func.count()).select_from(owner.table))
-            for name, owner in export.owners().items()}
 
 
 @pytest.fixture
@@ -151,16 +142,6 @@ def test_corrupted_truncated_foreign_and_future_files_are_refused(app, empty_app
     _refused(empty_app, lines[0] + b"garbage\n" + b"".join(lines[1:]), "line 2 is not as a ShuffleUp export")
 
 
-def _with_checksum(lines: list[bytes]) -> bytes:
-    """A file edited by hand and given a fresh checksum (so the checks after the checksum are reached)."""
-    import hashlib
-    body = b"".join(lines[:-1])
-    footer = json.loads(b"{" + lines[-1][2:])
-    footer["sha256"] = hashlib.sha256(body).hexdigest()
-    footer["rows"] = sum(line.startswith(b"[") for line in lines)
-    return body + b"]," + json.dumps(footer, separators=(",", ":"))[1:].encode() + b"\n"
-
-
 def test_a_well_formed_file_with_bad_rows_is_refused_whole(app, empty_app):
     league = rich_league()
     lines = exported(league).encode().splitlines(keepends=True)
@@ -189,7 +170,7 @@ def test_import_into_a_database_that_has_data_is_refused(app, empty_app):
         from services import leagues
         leagues.create_league("Someone Else", "free")
         db.session.commit()
-        with pytest.raises(export.ExportFileError, match="already holds leagues"):
+        with pytest.raises(export.ExportFileError, match="already has leagues with the file.s ids"):
             export.import_league(io.BytesIO(text))
         db.session.rollback()
         assert counts()["leagues"] == 1

@@ -34,7 +34,7 @@ def down_app(tmp_path):
 def test_healthz_answers_ok_without_login(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.get_json() == {"database": "ok", "redis": "not configured"}
+    assert response.get_json() == {"database": "ok", "redis": "not configured", "disk": "ok"}
     assert response.headers["Cache-Control"] == "no-store"
 
 
@@ -44,13 +44,13 @@ def test_healthz_names_redis_when_it_is_down(db_path):
         response = app.test_client().get("/healthz")
         db.engine.dispose()
     assert response.status_code == 503
-    assert response.get_json() == {"database": "ok", "redis": "down"}
+    assert response.get_json() == {"database": "ok", "redis": "down", "disk": "ok"}
 
 
 def test_healthz_names_the_database_when_it_is_down(down_app):
     response = down_app.test_client().get("/healthz")
     assert response.status_code == 503
-    assert response.get_json() == {"database": "down", "redis": "not configured"}
+    assert response.get_json() == {"database": "down", "redis": "not configured", "disk": "ok"}
 
 
 def test_a_page_while_the_database_is_down_is_a_503_page_not_a_500(down_app):

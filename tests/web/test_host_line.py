@@ -379,6 +379,31 @@ def test_r_clock_3_a_database_outage_over_the_line_is_503_and_the_line_stays_ope
     assert tap(line, harry, "start", 0)["status"] == 200  # the database back: the same line goes on
 
 
+def test_r_clock_4_a_seat_with_a_nul_over_the_line_is_refused_and_the_line_stays_open(night, harry, line):
+    """The seat goes through the one hygiene check: a NUL (a 500 on PostgreSQL before, which closed the
+    host's line) or a right-to-left mark is refused with 422, nothing written, the line open."""
+    assert tap(line, harry, "start", 0)["status"] == 200
+    before = stored(night)
+    for seat in ("T2\x00S5", "T2 \u202eS5"):
+        answer = tap(line, harry, "shot", 1, seat=seat)
+        assert answer["status"] == 422 and "the seat contains" in refusal(answer).lower()
+    assert stored(night) == before
+    assert tap(line, harry, "shot", 1, seat="T2 S5")["state"]["shot"]["seat"] == "T2 S5"
+
+
+def test_r_clock_3_a_full_disk_over_the_line_is_503_naming_the_disk(night, harry, line, monkeypatch):
+    import sqlite3
+
+    def full(event_id, token):
+        raise exc.OperationalError("UPDATE events", {}, sqlite3.OperationalError("database or disk is full"))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(leagues, "night_run_by", full)
+        answer = tap(line, harry, "start", 0)
+    assert answer == {"status": 503, "error": health.DISK_FULL}
+    assert tap(line, harry, "start", 0)["status"] == 200  # room again: the same line goes on
+
+
 # --- at every tap: the login and the right to run the night, read afresh -------------------------
 
 def test_r_clock_3_a_host_logged_out_elsewhere_is_refused_at_the_next_tap_and_the_line_closes(night, harry, line):
