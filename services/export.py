@@ -53,6 +53,9 @@ VERSION = 1
 # Tables of the whole server, in no league's export: one-time login links are this server's secrets
 # (a link made here means nothing on another, and a set-up link belongs to no league).
 SERVER_TABLES: frozenset[str] = frozenset({"login_links"})
+# A league's rows that stay on this server: a phone's push subscription is addressed to this server's
+# VAPID key, and another server's key can send it nothing. Removed with the league, never in its file.
+NOT_CARRIED: frozenset[str] = frozenset({"push_subscriptions"})
 BATCH = 5_000  # rows read or written at once
 # What a file may bring, bounded before it is parsed or stored: a line (one row) of at most a MiB (a
 # league's longest, a night's journal entry, is a few KiB), JSON nested at most 32 deep (a journal
@@ -91,6 +94,11 @@ def owners() -> dict[str, Owner]:
             fk = (direct or links)[0]
             found[table.name] = Owner(table, fk.parent, fk.column.table.name, fk.column)
     return found
+
+
+def carried() -> dict[str, Owner]:
+    """The tables a league file carries: every table the league owns but those in NOT_CARRIED."""
+    return {name: owner for name, owner in owners().items() if name not in NOT_CARRIED}
 
 
 def unowned_tables() -> list[str]:
@@ -246,7 +254,7 @@ def export_lines(league: League, counted: dict[str, int] | None = None) -> Itera
         digest.update(piece.encode())
         return piece
 
-    owned = owners()
+    owned = carried()
     schema = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar() if _has_alembic() else None
     yield out([_line({"format": FORMAT, "version": VERSION, "league": league.name, "schema": schema})[:-1]
                + ',"tables":[\n'])
@@ -600,7 +608,7 @@ def import_league(file: IO[bytes], *, replacing: League | None = None) -> Import
     checksum is refused by the line of its bad value. `replacing` is an empty league (nothing but its
     own row and its logins) that the file takes the place of, as on the organiser's page of a new league.
     """
-    owned = owners()
+    owned = carried()
     hashed = _Hashed(file)
     try:
         header, counts, footer, rows = _import_rows(owned, hashed, replacing)

@@ -183,17 +183,18 @@ def test_player_and_screen_pages(client, night):
 
 def test_only_the_hosts_night_page_loads_the_hosts_controls(client, night):
     """The host's clock controls (static/host/controls.js) are a module of their own, run after clock.js
-    on the host's night page: a player's clock page and the big screen load clock.js alone, even
+    on the host's night page: a player's clock page loads clock.js alone (and push.js, the "Tell me
+    when I move" switch, for a phone with a member card), the big screen clock.js and its voice, even
     for a host logged in on them."""
     modules = re.compile(r'<script type="module" src="/static/([^"?]+)\?v=[0-9a-f]{12}"></script>')
-    player_pages = (f"/events/{night.id}", f"/events/{night.id}/screen")
-    for path in player_pages:
-        assert modules.findall(client.get(path).get_data(as_text=True)) == ["js/clock.js"], path
+    player_pages = {f"/events/{night.id}": ["js/clock.js"], f"/events/{night.id}/screen": ["js/clock.js", "js/voice.js"]}
+    for path, loaded in player_pages.items():
+        assert modules.findall(client.get(path).get_data(as_text=True)) == loaded, path
     login(client, "host", "pw-host")
     host_page = client.get(f"/host/events/{night.id}").get_data(as_text=True)
     assert modules.findall(host_page) == ["js/clock.js", "host/controls.js"]
-    for path in player_pages:
-        assert modules.findall(client.get(path).get_data(as_text=True)) == ["js/clock.js"], path
+    for path, loaded in player_pages.items():
+        assert modules.findall(client.get(path).get_data(as_text=True)) == loaded, path
 
 
 def test_the_stream_sends_the_current_clock_at_once(client, night):
