@@ -8,6 +8,7 @@ from typing import Any
 from flask import abort, make_response, render_template, request, url_for
 from flask_login import current_user
 
+from blueprints import once
 from live.announce import announce
 from services import Refused, clocks, deals, journal, leagues, logins
 from services.models import Entry, Event, League
@@ -168,6 +169,8 @@ def login_change(user, change: str) -> dict:
     """Do a change (services.logins.CHANGES) to a login the current user manages; the page's context:
     what was done, and the password link to hand over, when one was made. Raises Refused."""
     saved, token = logins.change_login(user, change, current_user)
+    if token:
+        once.keep_no_answer()  # a repeat of this request is told "saved", never shown the link again
     return {"saved": saved, "handover": url_for("auth.password_link", token=token, _external=True) if token else None}
 
 

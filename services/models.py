@@ -15,6 +15,7 @@ from sqlalchemy import (
     CheckConstraint,
     ForeignKey,
     Index,
+    LargeBinary,
     String,
     UniqueConstraint,
     event,
@@ -620,3 +621,24 @@ class PushSubscription(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     member: Mapped[Member] = relationship()
+
+
+class RequestKey(db.Model):
+    """One tap, one action: a state-changing request's idempotency key as its sender sent it (`who`:
+    the login, the member's phone or the browser's session; `key`: the SHA-256 of the page's key and
+    of the request it came with). Claimed before the view runs by `owner` (one request); `applied`
+    is set in the same transaction as the action's own write, so it is true exactly when the action
+    was committed; `status`, `body` and `headers` are the first answer, which a repeat gets instead
+    of applying again. Kept a day, then pruned."""
+    __tablename__ = "request_keys"
+    __table_args__ = (UniqueConstraint("who", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    who: Mapped[str] = mapped_column(String(80))
+    key: Mapped[str] = mapped_column(String(64))
+    owner: Mapped[str] = mapped_column(String(32))
+    path: Mapped[str] = mapped_column(String(200))
+    claimed_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
+    applied: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[int | None]
+    body: Mapped[bytes | None] = mapped_column(LargeBinary)
+    headers: Mapped[list[Any] | None] = mapped_column(JSON)

@@ -14,6 +14,11 @@ OK = "ok"
 NOT_CONFIGURED = "not configured"
 # What a request refused while the database is down tells the user (a page's, an API's, a line's tap).
 DATABASE_DOWN = "The league's database is not answering just now. Nothing was changed: try again in a few seconds."
+# … and what it tells when the action was committed before the database went (its answer was lost).
+SAVED_THEN_DOWN = ("What you did was saved, but the league's database stopped answering before this screen could "
+                   "show it: reload in a few seconds to see it.")
+MAYBE_SAVED_THEN_DOWN = ("The league's database stopped answering while saving what you did, so it may or may not "
+                         "have been saved: reload in a few seconds to see, before you tap again.")
 
 
 def service_down(error: BaseException) -> bool:
