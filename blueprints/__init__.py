@@ -5,10 +5,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import abort, make_response, render_template, request, url_for
+from flask import abort, g, make_response, render_template, request, url_for
 from flask_login import current_user
 
-from blueprints import once
 from live.announce import announce
 from services import Refused, clocks, deals, journal, leagues, logins
 from services.models import Entry, Event, League
@@ -169,8 +168,8 @@ def login_change(user, change: str) -> dict:
     """Do a change (services.logins.CHANGES) to a login the current user manages; the page's context:
     what was done, and the password link to hand over, when one was made. Raises Refused."""
     saved, token = logins.change_login(user, change, current_user)
-    if token:
-        once.keep_no_answer()  # a repeat of this request is told "saved", never shown the link again
+    if token:  # blueprints/once.py keeps no copy of an answer holding a link: a repeat is told "saved"
+        g.answer_holds_secret = True
     return {"saved": saved, "handover": url_for("auth.password_link", token=token, _external=True) if token else None}
 
 

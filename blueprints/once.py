@@ -36,7 +36,9 @@ from dataclasses import dataclass
 from flask import Flask, Response, current_app, g, has_request_context, jsonify, request, session
 from flask_login import current_user
 from sqlalchemy import delete, event, exc, insert, select, update
+from werkzeug.exceptions import BadRequest
 
+from blueprints import is_htmx, wants_json
 from services.models import RequestKey, utcnow
 from wiring.extensions import db
 
@@ -71,14 +73,12 @@ class TakenOver(Exception):
 
 
 def _who() -> str:
-    """Whose keys these are: the login, else the member's phone (its cookie), else the browser's
-    session (its CSRF secret), else the address. Hashed: the table holds no cookie."""
+    """Whose keys these are: the login, else the browser's session (its CSRF secret: a player's phone
+    has one from the page whose form it sends), else the address. Hashed: the table holds no secret."""
     if current_user.is_authenticated:
         return f"login:{current_user.get_id()}"
-    from blueprints.play.member_cookie import COOKIE
-    for kind, secret in (("phone", request.cookies.get(COOKIE)), ("session", session.get("csrf_token"))):
-        if secret:
-            return f"{kind}:" + hashlib.sha256(str(secret).encode()).hexdigest()[:64]
+    if secret := session.get("csrf_token"):
+        return "session:" + hashlib.sha256(str(secret).encode()).hexdigest()
     return f"address:{request.remote_addr or ''}"[:80]
 
 
@@ -105,7 +105,6 @@ def _key() -> str | None:
     if not key:
         return None
     if not KEY_SHAPE.fullmatch(key):
-        from werkzeug.exceptions import BadRequest
         raise BadRequest(GARBLED)
     return key
 
@@ -182,12 +181,6 @@ def _take_over(claim_id: int, old: str, new: str) -> bool:
     return taken.rowcount == 1
 
 
-def keep_no_answer() -> None:
-    """This request's answer holds a secret (a password link to hand over): it is not stored, and a
-    repeat is told only that it was saved (the table keeps no secret)."""
-    g.once_secret = True
-
-
 def _replayed(row) -> Response:
     """The first answer again, as it was sent (or "saved", when it held a secret)."""
     if row.body is None:
@@ -202,7 +195,6 @@ def _replayed(row) -> Response:
 def _said(words: str, status: int) -> Response:
     """A short answer in words (JSON for a script), for a repeat that has no first answer to give.
     For htmx, "saved" reloads the page, which then shows what was saved."""
-    from blueprints import is_htmx, wants_json
     if wants_json():
         response = jsonify({"saved": True, "message": words} if status == 200 else {"error": words})
     else:
@@ -228,7 +220,7 @@ def _store(response: Response) -> Response:
             if not claim.applied:
                 _let_go(claim)
             return response
-        secret = g.pop("once_secret", False)
+        secret = g.pop("answer_holds_secret", False)  # a password link to hand over (login_change)
         headers = [] if secret else [[name, value] for name, value in response.headers.items()
                                      if name in KEPT_HEADERS or name.startswith("HX-") or name == "Retry-After"]
         with db.engine.begin() as connection:

@@ -21,6 +21,7 @@ from sqlalchemy import (
     event,
     false,
     inspect,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -384,6 +385,10 @@ class MemberMerge(db.Model):
     """Two records of one person merged (R-MEM-1): what moved from `merged` to `kept`, so the merge
     can be taken back exactly; `undone_at` marks it taken back."""
     __tablename__ = "member_merges"
+    # A record is merged into one other at a time (a merge taken back may be made again): a double tap
+    # that reached the database twice records one merge, and the other is refused.
+    __table_args__ = (Index("uq_member_merges_merged_id_open", "merged_id", unique=True,
+                            sqlite_where=text("undone_at IS NULL"), postgresql_where=text("undone_at IS NULL")),)
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
     kept_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
@@ -463,6 +468,8 @@ class BonusClaim(db.Model):
     """Bonus chips accepted for an entry (R-CHIP-1..3); `override` marks one the host allowed
     outside the rules, with its ruling."""
     __tablename__ = "bonus_claims"
+    # R-CHIP-1 (house decision): one of each kind per player per game, held by the database too.
+    __table_args__ = (UniqueConstraint("entry_id", "kind"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(24))

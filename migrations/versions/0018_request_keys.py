@@ -1,5 +1,7 @@
 """request keys: one tap, one action (each state-changing request's idempotency key, whether its action
-was committed, and its first answer)
+was committed, and its first answer); one bonus of each kind per player per game, and a member record
+merged once at a time, held by the database (a double tap that reached it twice before: the earliest
+claim is kept, the repeats go)
 
 Revision ID: 0018
 Revises: 0017
@@ -33,5 +35,19 @@ def upgrade():
         batch.create_index(batch.f("ix_request_keys_claimed_at"), ["claimed_at"], unique=False)
 
 
+    # R-CHIP-1: a double-tapped "Give the bonus anyway" could claim a kind twice; the first claim stands.
+    op.execute("DELETE FROM bonus_claims WHERE id NOT IN (SELECT min(id) FROM bonus_claims GROUP BY entry_id, kind)")
+    with op.batch_alter_table("bonus_claims") as batch:
+        batch.create_unique_constraint(batch.f("uq_bonus_claims_entry_id_kind"), ["entry_id", "kind"])
+    # A merge recorded twice (the second could not be undone): the later repeats are marked undone.
+    op.execute("UPDATE member_merges SET undone_at = at WHERE undone_at IS NULL AND id NOT IN "
+               "(SELECT min(id) FROM member_merges WHERE undone_at IS NULL GROUP BY merged_id)")
+    op.create_index("uq_member_merges_merged_id_open", "member_merges", ["merged_id"], unique=True,
+                    sqlite_where=sa.text("undone_at IS NULL"), postgresql_where=sa.text("undone_at IS NULL"))
+
+
 def downgrade():
+    op.drop_index("uq_member_merges_merged_id_open", table_name="member_merges")
+    with op.batch_alter_table("bonus_claims") as batch:
+        batch.drop_constraint(batch.f("uq_bonus_claims_entry_id_kind"), type_="unique")
     op.drop_table("request_keys")
