@@ -440,6 +440,11 @@ class Entry(db.Model):
     starting_stack: Mapped[int | None] = mapped_column(BigInteger)
     # The player's secret vote on the deal (R-PAY-2): only the tally is ever shown.
     deal_vote: Mapped[bool | None]
+    # R-PAY-2: the vote was cast on the host's phone handed to the player (pass the phone), not their own.
+    deal_vote_handed: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # R-PAY-2: the player has a phone of their own in tonight's game (they checked in, pre-registered or
+    # voted on it): they vote on it, and the host's phone is never handed to them for it.
+    own_phone: Mapped[bool] = mapped_column(default=False, server_default=false())
     # R-ENTRY-1/2: the stacks this player bought (1, plus each re-entry or rebuy): one entry per player
     # a night, so the field, their one finishing position and the events they played stay the player's.
     buy_ins: Mapped[int] = mapped_column(default=1, server_default="1")

@@ -1,7 +1,8 @@
 """request keys: one tap, one action (each state-changing request's idempotency key, whether its action
 was committed, and its first answer); one bonus of each kind per player per game, and a member record
 merged once at a time, held by the database (a double tap that reached it twice before: the earliest
-claim is kept, the repeats go)
+claim is kept, the repeats go); R-PAY-2: which players have a phone of their own in tonight's game, and
+which votes were cast on the host's phone handed to the player
 
 Revision ID: 0018
 Revises: 0017
@@ -44,9 +45,17 @@ def upgrade():
                "(SELECT min(id) FROM member_merges WHERE undone_at IS NULL GROUP BY merged_id)")
     op.create_index("uq_member_merges_merged_id_open", "member_merges", ["merged_id"], unique=True,
                     sqlite_where=sa.text("undone_at IS NULL"), postgresql_where=sa.text("undone_at IS NULL"))
+    # Entries made before: a player who checked in on their own phone cannot be told apart, so none
+    # counts as having one until their phone acts again (a vote, a check-in).
+    with op.batch_alter_table("entries") as batch:
+        batch.add_column(sa.Column("deal_vote_handed", sa.Boolean(), server_default=sa.false(), nullable=False))
+        batch.add_column(sa.Column("own_phone", sa.Boolean(), server_default=sa.false(), nullable=False))
 
 
 def downgrade():
+    with op.batch_alter_table("entries") as batch:
+        batch.drop_column("own_phone")
+        batch.drop_column("deal_vote_handed")
     op.drop_index("uq_member_merges_merged_id_open", table_name="member_merges")
     with op.batch_alter_table("bonus_claims") as batch:
         batch.drop_constraint(batch.f("uq_bonus_claims_entry_id_kind"), type_="unique")
