@@ -110,6 +110,7 @@
     f ? f.prepend(n) : elt.after(n);
     n.scrollIntoView({ block: "center" });   // clear of the sticky bars at the top and bottom
   };
+  const NO_ANSWER = "No answer from the server. Tap again: a tap that already went through is not done twice.";
   const said = html => new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
   // [data-swap-refusals] (pre-registration, the floor, the organiser's forms) swaps any answer below
   // 500: a refusal with its reason. htmx's forms:
@@ -191,7 +192,7 @@
       block.replaceWith(t.content);
     } catch (err) {
       unavailable(form, err.message && !(err instanceof TypeError) ? err.message
-        : "No answer from the server, so nothing changed. Tap again.");
+        : NO_ANSWER);
     } finally {
       delete form.dataset.sending;
     }
@@ -201,6 +202,11 @@
   D.addEventListener("htmx:responseError", e => {
     const d = e.detail, x = d.xhr;
     if (x.status >= 400 && d.elt) unavailable(d.elt, said(x.responseText) || `Refused (${x.status}): nothing changed.`);
+  });
+  // No answer at all (the wifi dropped): the tap may or may not have reached the server; tapping again
+  // sends the same key, so what was done is not done twice (the clock's controls say their own).
+  D.addEventListener("htmx:sendError", e => {
+    if (e.detail.elt && !(e.detail.elt.closest && e.detail.elt.closest("#controls"))) unavailable(e.detail.elt, NO_ANSWER);
   });
   D.addEventListener("htmx:afterRequest", e => { if (e.detail.successful) D.getElementById("unavailable")?.remove(); });
   // Then bring the reason into view where the thumb is, and the override's reason field under it.
