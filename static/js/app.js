@@ -110,7 +110,6 @@
     f ? f.prepend(n) : elt.after(n);
     n.scrollIntoView({ block: "center" });   // clear of the sticky bars at the top and bottom
   };
-  const NO_ANSWER = "No answer from the server. Tap again: a tap that already went through is not done twice.";
   const said = html => new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
   // [data-swap-refusals] (pre-registration, the floor, the organiser's forms) swaps any answer below
   // 500: a refusal with its reason. htmx's forms:
@@ -121,47 +120,6 @@
       detail.isError = false;
     }
   });
-  // One tap, one action (blueprints/once.py): every form that posts carries a fresh random key
-  // (idempotency_key), kept until an answer arrives, so a double tap, or a retry after no answer or a
-  // 503, sends the same key and the server applies it once; htmx sends it as the Idempotency-Key header
-  // too (a button posting outside a form keeps its own). An answer below 500 ends it: the next tap is
-  // a new action. getRandomValues, not randomUUID: a pub's LAN address over plain HTTP is no secure context.
-  const ONCE = "idempotency_key";
-  const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), b => b.toString(16).padStart(2, "0")).join("");
-  const keyed = form => {
-    let field = form.querySelector(`input[name="${ONCE}"]`);
-    if (!field) {
-      field = Object.assign(D.createElement("input"), { type: "hidden", name: ONCE });
-      form.prepend(field);
-    }
-    if (!field.value) field.value = newKey();
-    return field;
-  };
-  const POSTS = 'form[method="post" i], form[hx-post], form[data-hx-post]';
-  const keyAll = root => {
-    if (root.matches && root.matches(POSTS)) keyed(root);
-    if (root.querySelectorAll) root.querySelectorAll(POSTS).forEach(keyed);
-  };
-  keyAll(D);
-  D.addEventListener("DOMContentLoaded", () => keyAll(D));
-  D.addEventListener("htmx:load", e => keyAll(e.target));
-  const keyOf = elt => {
-    const form = elt.form || (elt.closest && elt.closest("form"));
-    return form ? keyed(form) : elt.dataset.onceKey ? { value: elt.dataset.onceKey }
-      : { value: (elt.dataset.onceKey = newKey()) };
-  };
-  D.addEventListener("htmx:configRequest", e => {
-    const d = e.detail;
-    if (d.verb === "get" || !d.elt) return;
-    d.headers["Idempotency-Key"] = keyOf(d.elt).value;
-  });
-  const answered = (elt, status) => {
-    if (!elt || !status || status >= 500) return;      // no answer, or a fault: a retry is the same action
-    const form = elt.form || (elt.closest && elt.closest("form"));
-    if (form) keyed(form).value = newKey();
-    else delete elt.dataset.onceKey;
-  };
-  D.addEventListener("htmx:afterRequest", e => answered(e.detail.elt, e.detail.xhr && e.detail.xhr.status));
   // A form whose link works once ([data-once]: the set-up and password links) goes once: a double tap's
   // second submit would find the link used. Its answer is a new page; back to it, it may go again.
   D.addEventListener("submit", e => {
@@ -182,9 +140,7 @@
     if (form.dataset.sending) return;        // a double tap sends once
     form.dataset.sending = "1";
     try {
-      const r = await fetch(form.action, { method: "POST", body: new FormData(form, e.submitter),
-                                           headers: { "HX-Request": "true", "Idempotency-Key": keyed(form).value } });
-      answered(form, r.status);
+      const r = await fetch(form.action, { method: "POST", body: new FormData(form, e.submitter), headers: { "HX-Request": "true" } });
       const html = await r.text();
       if (r.status >= 500) throw new Error(said(html));
       const t = D.createElement("template");
@@ -192,7 +148,7 @@
       block.replaceWith(t.content);
     } catch (err) {
       unavailable(form, err.message && !(err instanceof TypeError) ? err.message
-        : NO_ANSWER);
+        : "No answer from the server, so nothing changed. Tap again.");
     } finally {
       delete form.dataset.sending;
     }
@@ -202,11 +158,6 @@
   D.addEventListener("htmx:responseError", e => {
     const d = e.detail, x = d.xhr;
     if (x.status >= 400 && d.elt) unavailable(d.elt, said(x.responseText) || `Refused (${x.status}): nothing changed.`);
-  });
-  // No answer at all (the wifi dropped): the tap may or may not have reached the server; tapping again
-  // sends the same key, so what was done is not done twice (the clock's controls say their own).
-  D.addEventListener("htmx:sendError", e => {
-    if (e.detail.elt && !(e.detail.elt.closest && e.detail.elt.closest("#controls"))) unavailable(e.detail.elt, NO_ANSWER);
   });
   D.addEventListener("htmx:afterRequest", e => { if (e.detail.successful) D.getElementById("unavailable")?.remove(); });
   // Then bring the reason into view where the thumb is, and the override's reason field under it.
