@@ -44,6 +44,7 @@ from wiring.extensions import db
 
 FIELD = "idempotency_key"
 HEADER = "Idempotency-Key"
+REPLAYED = "Idempotency-Replayed"  # on an answer given again, not the request's own
 # A key from the page: 16 to 64 letters, digits, "-" or "_" (app.js sends 32 hex digits).
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -160,7 +161,7 @@ def _repeat(who: str, digest: str, owner: str) -> Response | None:
             g.once = Claim(row.id, owner)
             return None
         if time.monotonic() >= deadline:
-            return _said(SAVED, 200) if row.applied else _said(BUSY, 409)
+            return _saved() if row.applied else _said(BUSY, 409)
         time.sleep(POLL_S)
 
 
@@ -184,11 +185,18 @@ def _take_over(claim_id: int, old: str, new: str) -> bool:
 def _replayed(row) -> Response:
     """The first answer again, as it was sent (or "saved", when it held a secret)."""
     if row.body is None:
-        return _said(SAVED, 200)
+        return _saved()
     response = Response(row.body or b"", status=row.status)
     for name, value in row.headers or []:
         response.headers[name] = value
-    response.headers["Idempotency-Replayed"] = "true"
+    response.headers[REPLAYED] = "true"
+    return response
+
+
+def _saved() -> Response:
+    """A repeat of an action that was applied, whose first answer is not kept: "already saved"."""
+    response = _said(SAVED, 200)
+    response.headers[REPLAYED] = "true"
     return response
 
 

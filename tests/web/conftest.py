@@ -81,10 +81,19 @@ def down_to_three(night, phones):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The fuzz's figures for docs/reliability.md, when it ran in this process (not under -n)."""
+    """The fuzz's figures for docs/reliability.md, when it ran in this process (not under -n); the same
+    for the two-at-a-time sweep (test_once_fuzz)."""
     from tests.web import test_fuzz
     if test_fuzz.TALLY["requests"]:
         tally = test_fuzz.TALLY
         terminalreporter.write_line(f"fuzz: {tally['requests']} requests, {tally['5xx']} answered 5xx, "
                                     f"{tally['refused']} refused (4xx), {tally['refusals that wrote']} "
                                     "refusals wrote to the database")
+    from tests.web import test_once_fuzz
+    if test_once_fuzz.TALLY["requests"]:
+        tally = test_once_fuzz.TALLY
+        terminalreporter.write_line(
+            f"two at a time: {tally['requests']} requests, {tally['5xx']} answered 5xx, {tally['double-applied']} "
+            f"double-applied; of each pair's second, {tally['second answered as the first']} answered as the first, "
+            f"{tally['second told already being done']} told already being done; {tally['refused before the key']} "
+            "refused before a key was claimed")
