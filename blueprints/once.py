@@ -138,6 +138,7 @@ def _claim():
     except exc.IntegrityError:
         return _repeat(who, digest, owner)
     g.once = Claim(claim_id, owner)
+    g.pop("once_wrote", None)  # the claim's own write, on its own connection, is no action's
     return None
 
 
@@ -159,6 +160,7 @@ def _repeat(who: str, digest: str, owner: str) -> Response | None:
         abandoned = utcnow() - row.claimed_at > dt.timedelta(seconds=config["ONCE_ABANDONED_S"])
         if abandoned and not row.applied and _take_over(row.id, row.owner, owner):
             g.once = Claim(row.id, owner)
+            g.pop("once_wrote", None)
             return None
         if time.monotonic() >= deadline:
             return _saved() if row.applied else _said(BUSY, 409)
@@ -261,23 +263,17 @@ WRITES = ("INSERT", "UPDATE", "DELETE", "REPLAC")
 
 
 def _note_write(conn, cursor, statement, parameters, context, executemany) -> None:
-    """A statement that writes marks its connection's transaction (an ORM flush, or a Core UPDATE
-    such as the clock's versioned write, sent on the session's connection straight)."""
-    if statement.lstrip()[:6].upper() in WRITES:
-        conn.info["once_wrote"] = True
-
-
-def _transaction_ends(conn) -> None:
-    conn.info.pop("once_wrote", None)
+    """A statement that writes, in a request, marks the request's transaction as writing (an ORM
+    flush, or a Core UPDATE such as the clock's versioned write sent on the session's connection)."""
+    if statement.lstrip()[:6].upper() in WRITES and has_request_context():
+        g.once_wrote = True
 
 
 def _mark_applied(session) -> None:
     """In every commit of a request that writes: note it (for the 503's words), and mark the request's
     claim applied in the same transaction, if the claim is still this request's (else the commit
     fails: a repeat took the claim over)."""
-    if not has_request_context():
-        return
-    if not (session.new or session.dirty or session.deleted or session.connection().info.get("once_wrote")):
+    if not has_request_context() or not (session.new or session.dirty or session.deleted or g.get("once_wrote")):
         return
     g.once_committing = True
     claim = g.get("once")
@@ -293,6 +289,7 @@ def _mark_applied(session) -> None:
 def _committed(session) -> None:
     if not has_request_context():
         return
+    g.pop("once_wrote", None)
     if g.pop("once_committing", False):
         g.once_saved = True
     if session.info.pop("once_marking", False) and (claim := g.get("once")):
@@ -301,6 +298,8 @@ def _committed(session) -> None:
 
 def _rolled_back(session, previous_transaction) -> None:
     session.info.pop("once_marking", None)
+    if has_request_context():
+        g.pop("once_wrote", None)
 
 
 def fault_after(saved_words: str, unsure_words: str, nothing_words: str) -> str:
@@ -321,9 +320,6 @@ def _answer_taken_over(error: TakenOver):
 def init_app(app: Flask) -> None:
     """Claim before every view (after the CSRF check and the rate limits: their hooks come first),
     keep the answer after, mark the claim in the action's commit."""
-    app.config.setdefault("ONCE_WAIT_S", 5.0)
-    app.config.setdefault("ONCE_ABANDONED_S", 10.0)
-    app.config.setdefault("ONCE_LIFETIME_H", 24)
     app.before_request(_claim)
     app.after_request(_store)
     app.teardown_request(_let_go_after_fault)
@@ -334,5 +330,3 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         engine = db.engine
     event.listen(engine, "before_cursor_execute", _note_write)
-    for name in ("begin", "commit", "rollback"):
-        event.listen(engine, name, _transaction_ends)
