@@ -48,6 +48,16 @@ def at_once(*sends):
     return answers
 
 
+def twin_of(app, client):
+    """A second connection of the same browser (its session, so its login and keys): a retry's."""
+    twin = app.test_client()
+    with client.session_transaction() as session:
+        cookie = dict(session)
+    with twin.session_transaction() as session:
+        session.update(cookie)
+    return twin
+
+
 def replayed(response) -> bool:
     return response.headers.get("Idempotency-Replayed") == "true"
 
@@ -255,11 +265,7 @@ def test_a_double_tap_applies_once_and_answers_as_the_first(client, night, playe
 def test_two_taps_at_the_same_moment_apply_once(app, client, night, players, action):
     path, form, state = DOUBLE_TAPS[action](client, night, players)
     before = state()
-    twin = app.test_client()  # the same login on a second connection: the same browser's retry
-    with client.session_transaction() as session:
-        cookie = dict(session)
-    with twin.session_transaction() as session:
-        session.update(cookie)
+    twin = twin_of(app, client)
     answers = at_once(*(lambda phone=phone: phone.post(path, headers=keyed(), data=form) for phone in (client, twin)))
     assert all(a.status_code < 500 for a in answers), [a.status_code for a in answers]
     ran = [a for a in answers if not replayed(a) and a.status_code != 409]
@@ -279,11 +285,7 @@ def test_two_taps_at_the_same_moment_apply_once(app, client, night, players, act
 def test_two_requests_without_a_key_at_the_same_moment_make_one_row_and_no_500(app, client, night, players, action):
     path, form, state = DOUBLE_TAPS[action](client, night, players)
     before = state()
-    twin = app.test_client()
-    with client.session_transaction() as session:
-        cookie = dict(session)
-    with twin.session_transaction() as session:
-        session.update(cookie)
+    twin = twin_of(app, client)
     answers = at_once(*(lambda phone=phone: phone.post(path, headers=HTMX, data=form) for phone in (client, twin)))
     codes = sorted(a.status_code for a in answers)
     assert codes[0] == 200 and codes[1] in (200, 409, 422), codes
