@@ -2,19 +2,35 @@
 idempotency key (a double tap, a retry after no answer or a 503) applies once and answers as the
 first did; two sent at the same moment apply once too, on SQLite and PostgreSQL; unique constraints
 back the rules' "only one" for requests that carry no key; a 503 after the commit says it was saved."""
+import datetime as dt
+import json
 import threading
 
 import pytest
-from sqlalchemy import exc, update
+from sqlalchemy import event, exc, update
 
+import blueprints
 from blueprints import once
 from league.statuses import RulingKind
 from services import members
-from services.models import BonusClaim, Event, Member, MemberMerge, Penalty, RequestKey, Ruling, User, Venue
+from services.models import (
+    BonusClaim,
+    Event,
+    Member,
+    MemberMerge,
+    Penalty,
+    PushSubscription,
+    RequestKey,
+    Ruling,
+    User,
+    Venue,
+)
 from tests.conftest import csrf_token, login
-from tests.fixtures.host import DAY, floor_op, host_op, seat_players, tap
-from tests.fixtures.phones import vote
-from tests.fixtures.rows import count, entries
+from tests.fixtures.host import DAY, floor_op, host_op, put_to_vote, seat_players, tap
+from tests.fixtures.phones import phone_of, vote
+from tests.fixtures.push_service import PushService
+from tests.fixtures.roster import seated_night
+from tests.fixtures.rows import count, entries, member
 from tests.web.test_fuzz import dump
 from wiring import health
 from wiring.extensions import db
@@ -354,8 +370,6 @@ def test_a_503_before_the_commit_says_nothing_changed_and_a_retry_applies_once(c
 
 
 def test_a_fault_during_the_commit_says_it_may_have_been_saved(app, client, night, players, monkeypatch):
-    from sqlalchemy import event
-
     def cut(session):  # after the claim's own mark, in the commit that writes (not the lock's first)
         if session.info.get("once_marking"):
             raise exc.OperationalError("COMMIT", {}, ConnectionError("server closed the connection"))
@@ -394,7 +408,6 @@ def test_a_claim_whose_request_died_is_busy_then_taken_over(app, client, night, 
 
 def test_a_request_whose_claim_was_taken_over_cannot_commit(client, night, players, monkeypatch):
     """The backstop: a slow request whose claim a retry took over in the meantime writes nothing."""
-    import blueprints
     real = blueprints.lock_event
 
     def slow(*args, **kwargs):
@@ -408,7 +421,6 @@ def test_a_request_whose_claim_was_taken_over_cannot_commit(client, night, playe
 
 
 def test_keys_older_than_a_day_are_pruned(app, client, night, players):
-    import datetime as dt
     db.session.add(RequestKey(who="login:1", key="old", owner="x", path="/", applied=True, status=200,
                               claimed_at=dt.datetime(2020, 1, 1)))
     db.session.commit()
@@ -434,7 +446,6 @@ def test_an_answer_holding_a_password_link_is_not_kept(client, night, players):
 
 def test_a_players_own_vote_sent_twice_is_one_vote(app, client, night, final_three):
     """A player's phone (no login: their session's keys) double-taps Yes: one vote, answered alike."""
-    from tests.fixtures.host import put_to_vote
     put_to_vote(client, night, {"Ann": 50_000, "Bob": 30_000, "Cat": 20_000}, "chip_chop")
     phone = final_three["Ann"]
     token = csrf_token(phone)
@@ -456,3 +467,35 @@ def test_the_member_model_is_unchanged_by_a_refused_ban(client, night, players):
     assert again.status_code == 422 and "already banned" in again.get_data(as_text=True)
     db.session.expire_all()
     assert db.session.get(Member, zed.id).ban_reason == "Abuse"
+
+
+def test_a_newcomer_double_tapping_join_is_one_member(app, night):
+    """The check-in link's Join, double-tapped on a phone with no card yet (its session's keys): one
+    member, one entry, the second answer the first's (the phone's cookie came with the first)."""
+    phone = app.test_client()
+    form = {"csrf_token": csrf_token(phone, f"/check-in/{night.check_in_code}"), "name": "Zara New", "adult": "yes",
+            once.FIELD: KEY}
+    first, second = (phone.post(f"/check-in/{night.check_in_code}", data=form) for _ in range(2))
+    assert first.status_code < 400 and replayed(second) and second.status_code == first.status_code
+    assert db.session.scalar(db.select(db.func.count()).select_from(Member).where(Member.name == "Zara New")) == 1
+    assert [e.member.name for e in entries(night).values()] == ["Zara New"]
+
+
+def test_the_json_api_takes_the_key_as_a_header(app, night):
+    """POST /me/push (DESIGN: the JSON API) sent twice with one Idempotency-Key: one subscription, the
+    second answer the first's."""
+    seated_night(night, ["Ann", "Bob"])
+    phone = phone_of(app, member("Ann"))
+    token = csrf_token(phone, "/login")
+    service = PushService()
+    try:
+        app.config.update(PUSH_SERVICES=service.origin, PUSH_BACKOFF_SCALE=0.01)
+        subscription = service.phone("ann").subscription()
+        answers = [phone.post("/me/push", data=json.dumps(subscription), content_type="application/json",
+                              headers={"X-CSRFToken": token, once.HEADER: KEY}) for _ in range(2)]
+    finally:
+        assert app.extensions["push"].wait_idle()
+        service.close()
+    assert [a.status_code for a in answers] == [201, 201] and replayed(answers[1])
+    assert answers[1].get_json() == answers[0].get_json()
+    assert count(PushSubscription) == 1 and db.session.scalar(db.select(RequestKey.applied)) is True
