@@ -2,9 +2,9 @@
 player's) that carries an idempotency key applies at most once, and a repeat of it answers as the
 first did. One mechanism for every view, not a guard in each (the DESIGN's "Idempotency").
 
-The page gives each form a fresh random key (static/js/app.js: the hidden field `idempotency_key`,
-and for htmx the `Idempotency-Key` header as well), kept until an answer arrives: a double tap, or a
-retry after no answer or a 503, sends the same key again. A script sends the header. The key names
+The page gives each form that posts a random key at its first submit (static/js/once.js: the hidden
+field `idempotency_key`), kept until an answer arrives: a double tap, or a retry after no answer or
+a 503, sends the same key again. A script sends the `Idempotency-Key` header. The key names
 the request together with what it sends (its method, path and fields), so two buttons of one form
 are two requests, and a repeat is the same request again.
 
@@ -17,8 +17,8 @@ are two requests, and a repeat is the same request again.
   died before its commit (a worker killed, the database gone) is taken over after
   ONCE_ABANDONED_S; the owner check then stops the first one's late commit.
 - After the view, the answer is stored (below 500). A 5xx answer is not: with nothing committed the
-  claim is let go (a retry applies it); after a commit the 503 says it was saved
-  (`saved_before_fault`), and a retry answers "already saved".
+  claim is let go (a retry applies it); after a commit the 503 says it was saved (`fault_after`,
+  for any request that wrote, with a key or not), and a retry with the key answers "already saved".
 - A request without a key (a script, a page from before) runs as it always did. Keys are kept a
   day (ONCE_LIFETIME_H), then pruned.
 """
@@ -45,7 +45,7 @@ from wiring.extensions import db
 FIELD = "idempotency_key"
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotency-Replayed"  # on an answer given again, not the request's own
-# A key from the page: 16 to 64 letters, digits, "-" or "_" (app.js sends 32 hex digits).
+# A key from the page: 16 to 64 letters, digits, "-" or "_" (static/js/once.js sends 32 hex digits).
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Logging in and out, the set-up and password links: their answers set the login's cookie, and their
@@ -112,8 +112,8 @@ def _key() -> str | None:
 
 def _prune(connection) -> None:
     """Keys older than ONCE_LIFETIME_H go, at most once a minute per process (an index range)."""
-    now = time.monotonic()
-    if now - current_app.extensions.get("once_pruned", -60.0) < 60:
+    now, last = time.monotonic(), current_app.extensions.get("once_pruned")
+    if last is not None and now - last < 60:
         return
     current_app.extensions["once_pruned"] = now
     cutoff = utcnow() - dt.timedelta(hours=current_app.config["ONCE_LIFETIME_H"])

@@ -637,7 +637,7 @@ class PushSubscription(db.Model):
 
 class RequestKey(db.Model):
     """One tap, one action: a state-changing request's idempotency key as its sender sent it (`who`:
-    the login, the member's phone or the browser's session; `key`: the SHA-256 of the page's key and
+    the login, else the browser's session, hashed; `key`: the SHA-256 of the page's key and
     of the request it came with). Claimed before the view runs by `owner` (one request); `applied`
     is set in the same transaction as the action's own write, so it is true exactly when the action
     was committed; `status`, `body` and `headers` are the first answer, which a repeat gets instead
