@@ -355,6 +355,14 @@ def test_a_503_after_the_commit_says_so_to_a_script_too(client, night, players, 
     assert failed.status_code == 503 and failed.get_json() == {"error": health.SAVED_THEN_DOWN, "saved": True}
 
 
+def test_a_503_after_the_commit_says_it_was_saved_without_a_key_too(client, night, players, monkeypatch):
+    """An old page's request (no key): it cannot be answered again, but its 503 still tells the truth."""
+    _fail_after_the_commit(monkeypatch)
+    failed = client.post(f"/host/events/{night.id}/players", headers=HTMX, data=bonus_anyway(client, night, players["Ann"]))
+    assert failed.status_code == 503 and "was saved" in failed.get_data(as_text=True)
+    assert count(BonusClaim) == 1 and count(RequestKey) == 0
+
+
 def test_a_503_before_the_commit_says_nothing_changed_and_a_retry_applies_once(client, night, players, monkeypatch):
     form = bonus_anyway(client, night, players["Ann"])
 
