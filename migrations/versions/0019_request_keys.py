@@ -4,14 +4,14 @@ merged once at a time, held by the database (a double tap that reached it twice 
 claim is kept, the repeats go); R-PAY-2: which players have a phone of their own in tonight's game, and
 which votes were cast on the host's phone handed to the player
 
-Revision ID: 0018
-Revises: 0017
+Revision ID: 0019
+Revises: 0018
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0018'
-down_revision = '0017'
+revision = '0019'
+down_revision = '0018'
 branch_labels = None
 depends_on = None
 
