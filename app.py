@@ -28,10 +28,11 @@ def create_app(test_config=None):
     notices.init_app(app)
     push.init_app(app)
 
-    from blueprints import api, auth, cli, errors, filters, health, host, live, operator, organiser, play
+    from blueprints import api, auth, cli, errors, filters, health, host, live, once, operator, organiser, play
     for blueprint in (auth.bp, operator.bp, organiser.bp, host.bp, play.bp, live.bp, api.bp, health.bp):
         app.register_blueprint(blueprint)
     filters.init_app(app)
     errors.init_app(app)
+    once.init_app(app)  # after the extensions: the CSRF check and the rate limits come before a key is claimed
     cli.init_app(app)
     return app

@@ -5,7 +5,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import abort, make_response, render_template, request, url_for
+from flask import abort, g, make_response, render_template, request, url_for
 from flask_login import current_user
 
 from live.announce import announce
@@ -99,16 +99,16 @@ def lock_event(event: Event) -> None:
     clocks.touch(event)
 
 
-def cast_vote(event: Event, voter: Callable[[], Entry | None]) -> str | None:
+def cast_vote(event: Event, voter: Callable[[], Entry | None], *, handed: bool = False) -> str | None:
     """R-PAY-2: a remaining player's secret Yes or No (the form's `vote`) on the deal, from their own
-    phone or the host's passed one: under the night's lock, so the last "yes" sees every other vote
-    (`voter` is read after it), then committed and announced. → None once cast, else the refusal's
-    reason, with nothing written."""
+    phone or the host's passed one (`handed`: only for a player without a phone of their own): under
+    the night's lock, so the last "yes" sees every other vote (`voter` is read after it), then
+    committed and announced. → None once cast, else the refusal's reason, with nothing written."""
     lock_event(event)
     try:
         if (entry := voter()) is None:
             raise Refused("There is no deal for this player to vote on.")
-        deals.cast(event, entry, request.form.get("vote") == "yes")
+        deals.cast(event, entry, request.form.get("vote") == "yes", handed=handed)
     except Refused as refused:
         db.session.rollback()
         return str(refused)
@@ -168,6 +168,8 @@ def login_change(user, change: str) -> dict:
     """Do a change (services.logins.CHANGES) to a login the current user manages; the page's context:
     what was done, and the password link to hand over, when one was made. Raises Refused."""
     saved, token = logins.change_login(user, change, current_user)
+    if token:  # blueprints/once.py keeps no copy of an answer holding a link: a repeat is told "saved"
+        g.answer_holds_secret = True
     return {"saved": saved, "handover": url_for("auth.password_link", token=token, _external=True) if token else None}
 
 

@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 from flask import Flask, jsonify
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError, UnprocessableEntity
+from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import Conflict, HTTPException, InternalServerError, UnprocessableEntity
 
 from blueprints import is_htmx, page_or_fragment, wants_json
 from services import Refused
@@ -63,6 +64,11 @@ WORDS = {
                "The server is busy or restarting, so nothing changed.",
                "Try again in a few seconds."),
 }
+# A write the database refused on one of its "only one" rules (a unique constraint: a venue's or a
+# login's name, one bonus of a kind, one open merge) because another request made the same a moment
+# before: a double tap that reached the database twice, or two phones at once.
+ALREADY_MADE = ("That was just saved by another tap or another phone at the same moment, so this one was not "
+                "taken: reload the page to see what stands.")
 # A form whose CSRF token has expired or is missing (a page left open overnight, another site's form).
 STALE_FORM = "This page was open too long, so what it sent was not taken."
 
@@ -110,8 +116,22 @@ def refused(error: Refused):
     return answer(UnprocessableEntity(description=str(error)))
 
 
+def already_made(error: IntegrityError):
+    """A unique constraint held against a second write of the same thing (ALREADY_MADE): 409, its
+    transaction rolled back, nothing written; never a 500. Any other integrity error (a NOT NULL, a
+    CHECK) is a bug: raised on, a 500."""
+    original = error.orig
+    if not (getattr(original, "sqlstate", None) == "23505" or "UNIQUE constraint failed" in str(original)):
+        raise error
+    with contextlib.suppress(Exception):
+        db.session.rollback()
+    return answer(Conflict(ALREADY_MADE))
+
+
 def init_app(app: Flask) -> None:
     """Answer every HTTP error through `answer` (a blueprint's own handler, such as the claim form's
-    429, still comes first), and a rule's refusal no view caught through `refused`."""
+    429, still comes first), a rule's refusal no view caught through `refused`, and a unique constraint's
+    refusal through `already_made`."""
     app.register_error_handler(HTTPException, answer)
     app.register_error_handler(Refused, refused)
+    app.register_error_handler(IntegrityError, already_made)

@@ -5,7 +5,7 @@ import contextlib
 from flask import Blueprint, current_app, jsonify, make_response, request
 from sqlalchemy import exc
 
-from blueprints import is_htmx, wants_json
+from blueprints import is_htmx, once, wants_json
 from wiring import health
 from wiring.extensions import db
 
@@ -35,16 +35,20 @@ def database_down(error):
         raise error
     with contextlib.suppress(Exception):  # the connection is gone; the session is discarded at teardown
         db.session.rollback()
-    message = health.refusal(error)
+    # After the action's commit, "nothing was changed" would be untrue (a retry with the same key answers
+    # "saved"); during it, unknown (the retry finds out). Before it: the cause, a full disk named.
+    message = once.fault_after(health.SAVED_THEN_DOWN, health.MAYBE_SAVED_THEN_DOWN, health.refusal(error))
+    saved = message == health.SAVED_THEN_DOWN
     if wants_json():
-        response = jsonify({"error": message})
+        response = jsonify({"error": message, "saved": saved})
     else:
         # Straight from the template, without the context processors: Flask-Login's would ask the
         # database who is logged in, and the database is what is down.
         page = "health/_unavailable.html" if is_htmx() else "health/unavailable.html"
         template = current_app.jinja_env.get_template(page)
         title = "The disk is full" if message == health.DISK_FULL else "Back in a moment"
-        response = make_response(template.render(message=message, title=title, retry=request.method == "GET"))
+        response = make_response(template.render(message=message, title=title, retry=request.method == "GET",
+                                                 saved=saved))
     response.status_code = 503
     response.headers["Retry-After"] = str(RETRY_AFTER_S)
     response.headers["Cache-Control"] = "no-store"

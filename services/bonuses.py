@@ -35,8 +35,12 @@ def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, over
         raise Refused(str(problem)) from None
     override = False
     if not decision.accepted:
-        if not override_reason.strip():  # R-CHIP-2: outside the window, the host's ruling may let it in
-            raise (Overridable if decision.reason == chips.WINDOW_REFUSAL else Refused)(decision.reason)
+        # R-CHIP-2: only a claim outside its window may be let in by the host's ruling; "already claimed"
+        # stands whatever reason comes with it (a double tap on "Give the bonus anyway" is one bonus).
+        if decision.reason != chips.WINDOW_REFUSAL:
+            raise Refused(decision.reason)
+        if not override_reason.strip():
+            raise Overridable(decision.reason)
         try:
             decision = chips.override_bonus(kind, bonus_values(event) or chips.DEFAULT_BONUS_VALUES.get(
                 event.event_type, {}))

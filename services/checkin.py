@@ -67,7 +67,8 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
                               detail={"member": member.name}))
     status = EntryStatus.PLAYING if by_host else EntryStatus.PENDING
     if entry is None:
-        entry = Entry(event_id=event.id, member_id=member.id, status=status, arrived_at=utcnow())
+        entry = Entry(event_id=event.id, member_id=member.id, status=status, arrived_at=utcnow(),
+                      own_phone=not by_host)  # R-PAY-2: checked in on their own phone, they vote on it
         if night is None:
             db.session.add(entry)
             db.session.flush()
@@ -79,6 +80,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
         if journal:
             journal.touch(entry)
         entry.status, entry.arrived_at = status, utcnow()
+        entry.own_phone = entry.own_phone or not by_host
     finals.set_stack(event, entry)  # R-FIN: a final's stack by player
     if by_host and journal:
         db.session.flush()

@@ -68,7 +68,7 @@ def open_deal(night: NightSnapshot, counts: dict[Entry, int | None], method: str
     event.deal_status, event.deal_method = DealStatus.OPEN, method
     for entry, chips_counted in counts.items():
         journal.touch(entry)
-        entry.chips_at_deal, entry.deal_vote = chips_counted, None
+        entry.chips_at_deal, entry.deal_vote, entry.deal_vote_handed = chips_counted, None, False
 
 
 def call_off_deal(event: Event, journal: Journal) -> None:
@@ -84,19 +84,27 @@ def ballot(night: NightSnapshot) -> tuple[int, int]:
     return sum(e.deal_vote is not None for e in players), len(players)
 
 
-def vote(event: Event, entry: Entry, yes: bool, journal: Journal) -> str:
+def vote(event: Event, entry: Entry, yes: bool, journal: Journal, *, handed: bool = False) -> str:
     """R-PAY-2: one remaining player's secret vote. One "no" voids the deal and play resumes; when
     everyone has said yes the deal stands: the chip count fixes the points positions (R-PTS-7,
     placed with the rest by services.places) and each player's prize is their share of the split.
 
     The journal notes what an agreed deal changes, the last vote included, so the caller records
     it only when the result is "agreed" (then Undo reopens the ballot); an open or void ballot is
-    never journalled, so no action says who voted what."""
+    never journalled, so no action says who voted what.
+
+    `handed`: cast on the host's phone handed to the player (pass the phone), which is only for a
+    player without a phone of their own in tonight's game: each player's own vote is theirs, the host
+    cannot cast it (nor agree a deal alone). Recorded as such; a vote on the player's own phone marks
+    them as having one."""
     if event.deal_status != DealStatus.OPEN or entry.status != EntryStatus.PLAYING or entry.event_id != event.id:
         raise Refused("There is no deal for you to vote on.")
     if entry.deal_vote is not None:
         raise Refused("You have already voted.")
+    if handed and entry.own_phone:
+        raise Refused(own_phone_refusal(entry))
     journal.touch(entry).deal_vote = yes
+    entry.deal_vote_handed, entry.own_phone = handed, entry.own_phone or not handed
     night = read_night(event)
     players = night.deal_players
     result = deals.ballot_result({e.id: e.deal_vote for e in players}, [e.id for e in players])
@@ -113,12 +121,17 @@ def vote(event: Event, entry: Entry, yes: bool, journal: Journal) -> str:
     return result
 
 
-def cast(event: Event, entry: Entry, yes: bool) -> str:
+def own_phone_refusal(entry: Entry) -> str:
+    """R-PAY-2: why the host's phone is not handed to this player."""
+    return f"{entry.member.name} has a phone of their own in tonight's game: they vote on it, not on the host's."
+
+
+def cast(event: Event, entry: Entry, yes: bool, *, handed: bool = False) -> str:
     """R-PAY-2: a player's vote, from their own phone or the host's passed to them: `vote`, and
     the vote that agrees the deal journalled (no user: the players agreed it) so the host can undo
     it. The caller holds the event's lock, so the last "yes" sees every other vote."""
     log = Journal(event, None, "deal_agreed", "Deal agreed by every player left")
-    result = vote(event, entry, yes, log)
+    result = vote(event, entry, yes, log, handed=handed)
     if result == DealStatus.AGREED:
         log.record()
     return result

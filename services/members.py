@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from sqlalchemy import update
 from sqlalchemy.orm import joinedload
 
 from league.members import ADULTS_ONLY, clean_name, name_key, name_match, name_problem, search_key
@@ -192,9 +193,14 @@ def ban(member: Member, reason: str, user_id: int | None) -> Ruling:
     """R-MEM-2: ban a member, the reason recorded (on the member and as a ruling): they cannot check in
     or pre-register until unbanned. The caller commits."""
     why = typed_text(reason, MAX_REASON_LENGTH, "the reason", required=True)
-    if member.banned_at is not None:
+    # A conditional write, not the attribute read: two bans at the same moment (a double tap reaching
+    # PostgreSQL twice) both read "not banned"; only one UPDATE finds it so, the other is refused.
+    banned = db.session.execute(update(Member).where(Member.id == member.id, Member.banned_at.is_(None))
+                                .values(banned_at=utcnow(), ban_reason=why)
+                                .execution_options(synchronize_session=False))
+    db.session.expire(member, ["banned_at", "ban_reason"])
+    if banned.rowcount != 1:
         raise Refused(f"{member.name} is already banned.")
-    member.banned_at, member.ban_reason = utcnow(), why
     ruling = Ruling(league_id=member.league_id, user_id=user_id, kind=RulingKind.BAN, rule_id="R-MEM-2", reason=why,
                     detail={"member": member.name, "member_id": member.id})
     db.session.add(ruling)
@@ -204,9 +210,11 @@ def ban(member: Member, reason: str, user_id: int | None) -> Ruling:
 def unban(member: Member, reason: str, user_id: int | None) -> Ruling:
     """R-MEM-2: lift a ban, the reason recorded as a ruling. The caller commits."""
     why = typed_text(reason, MAX_REASON_LENGTH, "the reason", required=True)
-    if member.banned_at is None:
+    lifted = db.session.execute(update(Member).where(Member.id == member.id, Member.banned_at.is_not(None))
+                                .values(banned_at=None, ban_reason=None).execution_options(synchronize_session=False))
+    db.session.expire(member, ["banned_at", "ban_reason"])
+    if lifted.rowcount != 1:
         raise Refused(f"{member.name} is not banned.")
-    member.banned_at, member.ban_reason = None, None
     ruling = Ruling(league_id=member.league_id, user_id=user_id, kind=RulingKind.UNBAN, rule_id="R-MEM-2", reason=why,
                     detail={"member": member.name, "member_id": member.id})
     db.session.add(ruling)

@@ -15,11 +15,13 @@ from sqlalchemy import (
     CheckConstraint,
     ForeignKey,
     Index,
+    LargeBinary,
     String,
     UniqueConstraint,
     event,
     false,
     inspect,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -397,6 +399,10 @@ class MemberMerge(db.Model):
     """Two records of one person merged (R-MEM-1): what moved from `merged` to `kept`, so the merge
     can be taken back exactly; `undone_at` marks it taken back."""
     __tablename__ = "member_merges"
+    # A record is merged into one other at a time (a merge taken back may be made again): a double tap
+    # that reached the database twice records one merge, and the other is refused.
+    __table_args__ = (Index("uq_member_merges_merged_id_open", "merged_id", unique=True,
+                            sqlite_where=text("undone_at IS NULL"), postgresql_where=text("undone_at IS NULL")),)
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
     kept_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
@@ -448,6 +454,11 @@ class Entry(db.Model):
     starting_stack: Mapped[int | None] = mapped_column(BigInteger)
     # The player's secret vote on the deal (R-PAY-2): only the tally is ever shown.
     deal_vote: Mapped[bool | None]
+    # R-PAY-2: the vote was cast on the host's phone handed to the player (pass the phone), not their own.
+    deal_vote_handed: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # R-PAY-2: the player has a phone of their own in tonight's game (they checked in, pre-registered or
+    # voted on it): they vote on it, and the host's phone is never handed to them for it.
+    own_phone: Mapped[bool] = mapped_column(default=False, server_default=false())
     # R-ENTRY-1/2: the stacks this player bought (1, plus each re-entry or rebuy): one entry per player
     # a night, so the field, their one finishing position and the events they played stay the player's.
     buy_ins: Mapped[int] = mapped_column(default=1, server_default="1")
@@ -476,6 +487,8 @@ class BonusClaim(db.Model):
     """Bonus chips accepted for an entry (R-CHIP-1..3); `override` marks one the host allowed
     outside the rules, with its ruling."""
     __tablename__ = "bonus_claims"
+    # R-CHIP-1 (house decision): one of each kind per player per game, held by the database too.
+    __table_args__ = (UniqueConstraint("entry_id", "kind"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     entry_id: Mapped[int] = mapped_column(ForeignKey("entries.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(24))
@@ -634,3 +647,24 @@ class PushSubscription(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     member: Mapped[Member] = relationship()
+
+
+class RequestKey(db.Model):
+    """One tap, one action: a state-changing request's idempotency key as its sender sent it (`who`:
+    the login, else the browser's session, hashed; `key`: the SHA-256 of the page's key and
+    of the request it came with). Claimed before the view runs by `owner` (one request); `applied`
+    is set in the same transaction as the action's own write, so it is true exactly when the action
+    was committed; `status`, `body` and `headers` are the first answer, which a repeat gets instead
+    of applying again. Kept a day, then pruned."""
+    __tablename__ = "request_keys"
+    __table_args__ = (UniqueConstraint("who", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    who: Mapped[str] = mapped_column(String(80))
+    key: Mapped[str] = mapped_column(String(64))
+    owner: Mapped[str] = mapped_column(String(32))
+    path: Mapped[str] = mapped_column(String(200))
+    claimed_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
+    applied: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[int | None]
+    body: Mapped[bytes | None] = mapped_column(LargeBinary)
+    headers: Mapped[list[Any] | None] = mapped_column(JSON)

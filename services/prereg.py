@@ -74,7 +74,9 @@ def self_pre_register(event: Event, member: Member, journal: Journal, *, adult: 
         journal.touch(member).adult_confirmed_at = utcnow()
     finals.admit(event, member, journal, present_ticket=False)  # R-QUAL-3..5: a final's qualifiers only
     status = EntryStatus.REQUESTED if event.buy_in > 0 else EntryStatus.REGISTERED
-    return _pre_registered(event, member, status, journal)
+    entry = _pre_registered(event, member, status, journal)
+    entry.own_phone = True  # R-PAY-2: from their own phone, so a deal's vote is theirs to cast on it
+    return entry
 
 
 def own_pre_registration(event: Event, member: Member) -> Entry | None:

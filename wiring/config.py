@@ -45,6 +45,12 @@ class Defaults:
     # proxies' X-Forwarded-* headers to trust (ProxyFix), for the client's address and scheme.
     HTTPS = False
     PROXY_HOPS = 0
+    # One tap, one action (blueprints/once.py): how long a repeat waits for the first sending's answer
+    # before "already being done"; after how long a claim whose request never answered (a worker
+    # killed) may be taken over (longer than any request takes); how long keys are kept.
+    ONCE_WAIT_S = 5.0
+    ONCE_ABANDONED_S = 30.0
+    ONCE_LIFETIME_H = 24
     COMPRESS_MIMETYPES = [
         "text/html", "text/css", "text/javascript", "application/javascript",
         "application/json", "image/svg+xml", "application/manifest+json",

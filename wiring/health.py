@@ -45,6 +45,11 @@ def refusal(error: BaseException) -> str:
     log.warning("the database is not answering: %s: %s", cause.__class__.__name__,
                 (str(cause).splitlines() or [""])[0][:200])
     return DATABASE_DOWN
+# … and what it tells when the action was committed before the database went (its answer was lost).
+SAVED_THEN_DOWN = ("What you did was saved, but the league's database stopped answering before this screen could "
+                   "show it: reload in a few seconds to see it.")
+MAYBE_SAVED_THEN_DOWN = ("The league's database stopped answering while saving what you did, so it may or may not "
+                         "have been saved: reload in a few seconds to see, before you tap again.")
 
 
 def service_down(error: BaseException) -> bool:

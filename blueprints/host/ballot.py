@@ -1,4 +1,5 @@
-"""Pass the phone (R-PAY-2): a player without a phone votes on the deal on the host's phone. The
+"""Pass the phone (R-PAY-2): a player without a phone of their own in tonight's game votes on the deal
+on the host's phone (a player with one votes on it, never on the host's). The
 host's screen becomes that player's private ballot (Yes or No, no one's votes shown), then hides
 the vote and goes back to the host."""
 
@@ -6,6 +7,7 @@ from flask import redirect, render_template, request, url_for
 
 from blueprints import cast_vote
 from blueprints.host.base import bp, my_event
+from league.statuses import DealStatus
 from services import deals
 from services.models import Entry
 from services.night_snapshot import NightSnapshot, read_night
@@ -25,12 +27,15 @@ def hand_the_phone(event_id: int, entry_id: int):
     event = my_event(event_id)
     error = None
     if request.method == "POST":
-        error = cast_vote(event, lambda: _voter(read_night(event), entry_id))  # read under the night's lock
+        error = cast_vote(event, lambda: _voter(read_night(event), entry_id), handed=True)  # read under the lock
         if error is None:
             return redirect(url_for("host.hand_the_phone", event_id=event.id, entry_id=entry_id, cast=1), 303)
     cast = request.args.get("cast") == "1"
     night = read_night(event)
     entry = _voter(night, entry_id)
+    if entry is not None and entry.own_phone and entry.deal_vote is None and event.deal_status == DealStatus.OPEN \
+            and not error:
+        error = deals.own_phone_refusal(entry)  # R-PAY-2: their own vote, on their own phone
     offer = deals.deal_offer(night) if entry is not None and event.deal_method else None
     players = night.deal_players
     return render_template("host/ballot.html", event=event, entry=entry, offer=offer, players=players,

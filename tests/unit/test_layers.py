@@ -17,7 +17,8 @@ MAY_IMPORT = {
     "wiring": {"wiring"},
 }
 # Modules of blueprints/ that are not a blueprint: helpers any blueprint may use.
-BLUEPRINT_HELPERS = {"blueprints", "blueprints.errors", "blueprints.forms", "blueprints.filters", "blueprints.cli"}
+BLUEPRINT_HELPERS = {"blueprints", "blueprints.errors", "blueprints.forms", "blueprints.filters", "blueprints.cli",
+                     "blueprints.once"}
 OUTSIDE_LIBRARIES = ("flask", "flask_sqlalchemy", "flask_login", "flask_wtf", "sqlalchemy", "werkzeug")
 
 

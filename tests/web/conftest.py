@@ -61,7 +61,18 @@ def table_of_nine(client, night):
 def final_three(app, client, night):
     """A $30 cash night of 10 ($25 each to the pool + $250 guarantee = $500; 1 paid place…) down to 3,
     with each remaining player's phone."""
-    phones = cash_night_with_phones(app, client, night)
+    return down_to_three(night, cash_night_with_phones(app, client, night))
+
+
+@pytest.fixture
+def final_three_two_without_phones(app, client, night):
+    """final_three, but only Ann has a phone of her own: the host checked Bob and Cat in by hand
+    (R-PAY-2: pass the phone is for them). Ann's phone."""
+    return down_to_three(night, cash_night_with_phones(app, client, night, without=("Bob", "Cat")))
+
+
+def down_to_three(night, phones):
+    """Seven early players checked in and out, leaving the three of the cash night: `phones`."""
     early = [f"Early {n}" for n in range(7)]
     check_in_players(night, early)
     for name in early:
@@ -70,10 +81,19 @@ def final_three(app, client, night):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The fuzz's figures for docs/reliability.md, when it ran in this process (not under -n)."""
+    """The fuzz's figures for docs/reliability.md, when it ran in this process (not under -n); the same
+    for the two-at-a-time sweep (test_once_fuzz)."""
     from tests.web import test_fuzz
     if test_fuzz.TALLY["requests"]:
         tally = test_fuzz.TALLY
         terminalreporter.write_line(f"fuzz: {tally['requests']} requests, {tally['5xx']} answered 5xx, "
                                     f"{tally['refused']} refused (4xx), {tally['refusals that wrote']} "
                                     "refusals wrote to the database")
+    from tests.web import test_once_fuzz
+    if test_once_fuzz.TALLY["requests"]:
+        tally = test_once_fuzz.TALLY
+        terminalreporter.write_line(
+            f"two at a time: {tally['requests']} requests, {tally['5xx']} answered 5xx, {tally['double-applied']} "
+            f"double-applied; of each pair's second, {tally['second answered as the first']} answered as the first, "
+            f"{tally['second told already being done']} told already being done; {tally['refused before the key']} "
+            "refused before a key was claimed")
