@@ -25,9 +25,10 @@ BUDGET = 40 * 1024
 # host's controls left clock.js; the settled night's result, the level announcements and the seat
 # alerts kept across reloads brought it to 23,480 B, 782 B over the 22,698 B it weighed while it still
 # carried the host's controls; hand-for-hand's "Deal now" on every phone (R-HFH-2: its box, sound and
-# buzz, the clock JSON's three fields) to 23,906 B. This budget holds it there until clock.js is
-# trimmed again.
-CLOCK_BUDGET = 24_000
+# buzz, the clock JSON's three fields) to 23,906 B; the service worker's push handlers (issue 27: a
+# notification shown and its tap opening the page, +255 B) and the new screens' styles to 24,273 B.
+# This budget holds it there until clock.js is trimmed again.
+CLOCK_BUDGET = 24_300
 OFFLINE_ERRORS = (
     r"Failed to load resource: net::ERR_(FAILED|INTERNET_DISCONNECTED)",  # polls and the stream, offline
     r"\[object Event\] \(\S+/htmx-2\.0\.11\.min\.js\)",                   # htmx logs the sseError
