@@ -36,8 +36,11 @@ def database_down(error):
     with contextlib.suppress(Exception):  # the connection is gone; the session is discarded at teardown
         db.session.rollback()
     # After the action's commit, "nothing was changed" would be untrue (a retry with the same key answers
-    # "saved"); during it, unknown (the retry finds out). Before it: the cause, a full disk named.
-    message = once.fault_after(health.SAVED_THEN_DOWN, health.MAYBE_SAVED_THEN_DOWN, health.refusal(error))
+    # "saved"); during it, unknown (the retry finds out). A full disk refuses the commit itself, which
+    # is rolled back whole: nothing was saved, and the words name the disk.
+    refusal = health.refusal(error)
+    message = refusal if refusal == health.DISK_FULL else once.fault_after(
+        health.SAVED_THEN_DOWN, health.MAYBE_SAVED_THEN_DOWN, refusal)
     saved = message == health.SAVED_THEN_DOWN
     if wants_json():
         response = jsonify({"error": message, "saved": saved})

@@ -52,7 +52,7 @@ FORMAT = "shuffleup-league"
 VERSION = 1
 # Tables of the whole server, in no league's export: one-time login links are this server's secrets
 # (a link made here means nothing on another, and a set-up link belongs to no league).
-SERVER_TABLES: frozenset[str] = frozenset({"login_links"})
+SERVER_TABLES: frozenset[str] = frozenset({"login_links", "request_keys"})
 # A league's rows that stay on this server: a phone's push subscription is addressed to this server's
 # VAPID key, and another server's key can send it nothing. Removed with the league, never in its file.
 NOT_CARRIED: frozenset[str] = frozenset({"push_subscriptions"})

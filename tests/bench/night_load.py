@@ -95,7 +95,8 @@ LAST = ("O'Brien <b>", "Nguyen", "D'Arcy & Sons", "Smith", 'Walker "Ace"', "Ng",
         "<i>Kelly</i>", "Patel")
 POST_KINDS_ORDER = ("walk-in", "phone check-in (player)", "confirm", "bonus", "draw", "food/drink for everyone",
                     "clock start", "penalty given", "penalty ended", "late entrant", "bust", "bust hand", "re-entry",
-                    "move", "break", "dq", "undo", "final table", "deal", "ballot vote (passed phone)", "settle",
+                    "move", "break", "dq", "undo", "final table", "deal", "ballot vote (passed phone)", "deal vote (own phone)",
+                    "settle",
                     "final check-in", "final check-in refused", "final check-in override", "rebuy")
 FINAL_OVERRIDE_REASON = "Bench: won a ticket at another venue <b>"
 
@@ -593,6 +594,7 @@ class Night:
         self.last_sample: dict = {}  # the last roster POST's (a refresh may follow it)
         self.reentries_left = opts.reentries
         self.holders: list[str] = []  # the final's ticket holders' names (seed)
+        self.phones: dict[str, str] = {}  # name → member cookie of each player checked in on their own phone
 
     @property
     def players_url(self) -> str:
@@ -723,6 +725,8 @@ class Night:
         reply = phone.fetch("POST", f"/check-in/{self.code}", {"csrf_token": csrf_token(page.text)},
                             {"X-Bench-Kind": "phone check-in (player)"})
         ok = reply.status == 303
+        if ok:
+            self.phones[member["name"]] = member["cookie"]  # R-PAY-2: a deal's vote is theirs, on this phone
         self._sample("phone check-in (player)", reply, len(self.page.playing()), op="check_in", ok=ok)
         if not ok:
             self.failures.append({"kind": "phone check-in (player)", "op": "check_in",
@@ -812,6 +816,29 @@ class Night:
         self.actions += 1
         self.pause()
         return panel.first("end")
+
+    def own_vote(self, name: str, yes: bool) -> None:
+        """R-PAY-2: a player who checked in on their own phone votes on it (GET and POST /events/<id>/deal,
+        answered 303 to the ballot)."""
+        phone = Browser(self.port, {"shuffleup_member": self.phones[name]}, timeout=self.opts.timeout)
+        url = f"/events/{self.event_id}/deal"
+        players_in = len(self.page.playing())
+        page = phone.fetch("GET", url, headers={"X-Bench-Kind": "deal ballot (own phone, GET)"})
+        ok = page.status == 200 and 'name="vote"' in page.text
+        self._sample("deal ballot (own phone, GET)", page, players_in, op="get", ok=ok)
+        if not ok:
+            self.failures.append({"kind": "deal ballot (own phone, GET)", "op": "get", "problem": f"status {page.status}"})
+            return
+        reply = phone.fetch("POST", url, {"csrf_token": csrf_token(page.text), "vote": "yes" if yes else "no"},
+                            {"X-Bench-Kind": "deal vote (own phone)"})
+        ok = reply.status == 303
+        self._sample("deal vote (own phone)", reply, players_in, op="vote", ok=ok)
+        if not ok:
+            self.failures.append({"kind": "deal vote (own phone)", "op": "vote",
+                                  "problem": f"status {reply.status}: {reply.text[:200]}"})
+        else:
+            self.bumped(reply.sent)  # the vote takes the event's lock: its version moves on
+        self.pause()
 
     def ballot_vote(self, entry: str, yes: bool) -> None:
         """R-PAY-2, pass the phone: the host's phone opens the player's private ballot (GET), the player
@@ -971,9 +998,9 @@ def penalties(night: Night, opts) -> None:
 
 
 def ballots(night: Night, opts) -> None:
-    """R-PAY-2, pass the phone: the final table puts a deal to the vote (op=deal, every stack
-    counted), and every player votes on the host's phone, yes but the last, whose no voids it; again
-    until --votes votes are in."""
+    """R-PAY-2: the final table puts a deal to the vote (op=deal, every stack counted), and every player
+    votes, yes but the last, whose no voids it: on their own phone if they checked in on it, otherwise on
+    the host's passed phone (it is only for players without one); again until --votes votes are in."""
     cast = 0
     log(f"    deal ballots on the passed phone: {opts.votes} votes")
     while cast < opts.votes:
@@ -983,8 +1010,11 @@ def ballots(night: Night, opts) -> None:
         stacks = {f"deal-{entry}": str(night.rng.randrange(1, 60) * 1000) for entry, _ in playing}
         # Random stacks rarely add up to the chips in play (R-CHIP-3): the host's reason lets them stand.
         night.act("deal", "deal", {**stacks, "method": "icm", "count_reason": "Counted at random by the bench"})
-        for k, (entry, _) in enumerate(playing):
-            night.ballot_vote(entry, yes=k < len(playing) - 1)
+        for k, (entry, name) in enumerate(playing):
+            if name in night.phones:
+                night.own_vote(name, yes=k < len(playing) - 1)
+            else:
+                night.ballot_vote(entry, yes=k < len(playing) - 1)
             cast += 1
         night.open()  # the phone back with the host: the roster, the deal called off by the "no"
 
