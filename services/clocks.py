@@ -153,11 +153,13 @@ def _hand_for_hand(event: Event, action: str, state: clock.ClockState, now: int
 
 
 def act(event: Event, action: str, seen_version: int, *, index: int | None = None,
-        seat: str | None = None, user_id: int | None = None) -> clock.ClockState:
-    """R-CLOCK-3/4, R-HFH-1/2: apply one host action to the clock the host last saw (`seen_version`).
+        seat: str | None = None, user_id: int | None = None, tapped_at_ms: int | None = None) -> clock.ClockState:
+    """R-CLOCK-3/4, R-HFH-1/2: apply one host action to the clock the host last saw (`seen_version`),
+    at the moment it was tapped (`tapped_at_ms`, a tap kept on the host's phone while the signal was
+    down, bounded by clock.tap_time), else now.
 
     Raises StaleClock when the clock moved on since (nothing changes), ValueError when the rule
-    refuses (e.g. pausing a paused clock, Next hand without hand-for-hand). The write is conditional
+    refuses (e.g. pausing a paused clock, Next hand without hand-for-hand, clock.TapTooOld). The write is conditional
     on the version, so two hosts tapping at the same moment cannot both win. A hand-for-hand action
     is journalled too, by `user_id` (Undo takes it back; like every undo, not the clock's time). The
     caller commits and publishes.
@@ -170,7 +172,10 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     state = state_of(event)
     if seen_version != state.version:
         raise StaleClock()
-    now = now_ms()
+    # R-CLOCK-3: never before the clock last changed (nor, on a row from before that was kept, before
+    # it last started running: a pause earlier than that would count time backwards)
+    changed = max(event.clock_changed_ms or 0, state.running_since_ms or 0) or None
+    now = clock.tap_time(tapped_at_ms, now_ms(), changed)
     values: dict[str, Any] = {}
     log = None
     if action in HAND_FOR_HAND_ACTIONS:
@@ -197,7 +202,8 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     else:
         raise ValueError(f"unknown clock action {action!r}")
     values.update(clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
-                  clock_running_since_ms=new.running_since_ms, clock_started=new.started, clock_version=new.version)
+                  clock_running_since_ms=new.running_since_ms, clock_started=new.started, clock_version=new.version,
+                  clock_changed_ms=now)
     # On the session's connection (its transaction): a table's UPDATE needs none of the ORM's
     # execution path, which every tap would otherwise pay for.
     changed = db.session.connection().execute(_clock_write(tuple(values)), {
@@ -223,6 +229,7 @@ def stop(event: Event) -> None:
         stopped = clock.pause(structure_of(event), state, now_ms())
         event.clock_index, event.clock_item_elapsed_ms = stopped.index, stopped.item_elapsed_ms
         event.clock_running_since_ms = None
+        event.clock_changed_ms = now_ms()
     event.shot_started_ms = event.shot_seat = None
 
 
