@@ -60,7 +60,13 @@ function refuseTap(form, text = "No answer from the server, so nothing changed. 
   error.setAttribute("role", "alert");
   error.textContent = text;
 }
-const unsent = event => refuseTap(event.target.closest?.("#controls"));
+// A tap that got no answer though the phone thinks it is online (wifi up, the pub's line down) is kept
+// too, with its key: sent again later, it is applied once whether or not the first one landed.
+const unsent = event => {
+  const form = event.target.closest?.("#controls"), config = event.detail?.requestConfig;
+  if (form && config?.formData) return keep(form, config.formData, config.triggeringEvent?.submitter, form.tappedAt);
+  refuseTap(form);
+};
 on("htmx:sendError", unsent);
 on("htmx:timeout", unsent);
 
@@ -94,6 +100,8 @@ function endTap(refusal) {
   lineTap = null;
   clearTimeout(tap.timer);
   tap.button?.classList.remove("htmx-request");
+  // no answer on the line: kept, as an unanswered POST is (a tap that landed comes back stale)
+  if (refusal === undefined) return keep(find("#controls"), tap.formData, tap.button, tap.at);
   if (refusal !== null) refuseTap(find("#controls"), refusal);
 }
 function answerTap(data) {
@@ -118,17 +126,18 @@ function answerTap(data) {
 on("htmx:configRequest", event => {
   const detail = event.detail;
   if (detail.elt.id !== "controls") return;
+  const at = detail.elt.tappedAt = serverNow();   // the tap's moment, should it have to be kept
   // No signal, or taps still waiting to go before it: kept on the phone, sent in order later.
   if (!navigator.onLine || waiting().length) {
     event.preventDefault();
-    return keep(detail.elt, detail.formData, detail.triggeringEvent?.submitter);
+    return keep(detail.elt, detail.formData, detail.triggeringEvent?.submitter, at);
   }
   if (line?.readyState !== WebSocket.OPEN) return;
   event.preventDefault();
   if (lineTap) return;   // one tap at a time, as the form's hx-sync="this:drop"
   const button = detail.triggeringEvent?.submitter;
   button?.classList.add("htmx-request");
-  lineTap = { button, timer: setTimeout(() => { line?.close(); if (lineTap) endTap(); }, LINE_TIMEOUT_MS) };
+  lineTap = { button, formData: detail.formData, at, timer: setTimeout(() => { line?.close(); if (lineTap) endTap(); }, LINE_TIMEOUT_MS) };
   line.send(new URLSearchParams(detail.formData).toString());
 });
 on("online", () => { openLine(); sendKept(); }, window);
@@ -150,6 +159,7 @@ const KEPT_DB = "shuffleup-host", KEPT_STORE = "taps", RESEND_MS = 15000;
 let kept = [], sending = false, keptDb = null;
 const eventUrl = () => find("#controls")?.getAttribute("hx-post");
 const waiting = () => kept.filter(tap => !tap.reason);
+const serverNow = () => Math.round(Date.now() + (clock.offset || 0));   // as clock.js reckons it
 
 function store() {
   if (!keptDb) {
@@ -189,12 +199,12 @@ async function readKept() {
 
 // The tap as htmx would have posted it, its key (once.js gave the form one), the version it saw (for
 // a tap after others still waiting: the version the last of them makes), and when it was tapped.
-function keep(form, formData, button) {
+function keep(form, formData, button, at) {
   const fields = Object.fromEntries(formData);
-  if (!fields.idempotency_key) return;
+  if (!form || !fields.idempotency_key) return refuseTap(form);
   const before = waiting().at(-1);
   if (before) fields.version = String(+before.fields.version + 1);
-  fields.tapped_at_ms = String(Math.round(Date.now() + (clock.offset || 0)));
+  fields.tapped_at_ms = String(at);
   const tap = { key: fields.idempotency_key, url: eventUrl(), seq: Date.now() + Math.random(), fields,
                 label: (button?.textContent || fields.action || "Tap").trim(), at: new Date().toLocaleTimeString() };
   kept.push(tap);

@@ -4,12 +4,13 @@ at the moment it was tapped on every phone; one that no longer applies (another 
 meanwhile) comes back with its reason, to redo or drop."""
 from __future__ import annotations
 
+import re
 import time
 
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import axe
-from tests.e2e.test_clock import field, night, open_host, open_player, tap  # noqa: F401 (night: the fixture)
+from tests.e2e.test_clock import CLOCK_POST, LINE, field, night, open_host, open_player, tap  # noqa: F401 (night: the fixture)
 
 RUNNING_JS = "() => shuffleupClock.view().running"
 PAUSED_JS = "() => !shuffleupClock.view().running"
@@ -101,3 +102,32 @@ def test_r_clock_3_taps_kept_offline_after_another_hosts_come_back_to_redo_or_dr
     expect(kept(host)).to_be_hidden()
     expect(field(player, "level")).to_have_text("Level 2")
     expect(host.locator("#controls [data-main]")).to_have_text("Resume")
+
+
+def test_r_clock_3_a_tap_that_got_no_answer_is_kept_and_sent_again_with_its_key(night, phone):  # noqa: F811
+    """Wifi up, the pub's line down: the phone thinks it is online, the tap's POST gets no answer.
+    It is kept (not "tap again"), and sent again with the same key once the signal is back."""
+    allow_offline_errors(phone)
+    phone.allow(r"htmx:(afterRequest|sendError), \[object HTMLFormElement\]")  # htmx logs the lost POST
+    bodies = []
+
+    def no_line_and_note_posts(page):
+        page.route_web_socket(LINE, lambda socket: socket.close())
+        page.on("request", lambda request: bodies.append(request.post_data)
+                if request.method == "POST" and CLOCK_POST.match(request.url) else None)
+
+    host = open_host(phone, night, prepare=no_line_and_note_posts)
+    player = open_player(phone, night)
+    tap(host, "Start")
+    player.wait_for_function(RUNNING_JS)
+    host.route(CLOCK_POST, lambda route: route.abort("internetdisconnected"))
+    host.locator("#controls").get_by_role("button", name="Pause", exact=True).click()
+    expect(kept(host).locator("[data-kept-count]")).to_have_text("1 waiting to send")
+    expect(host.locator("#controls .error")).to_have_count(0)
+    host.unroute(CLOCK_POST)
+    host.evaluate("dispatchEvent(new Event('online'))")  # as the browser does when the signal is back
+    player.wait_for_function(PAUSED_JS)
+    expect(kept(host)).to_be_hidden()
+    first, again = bodies[-2], bodies[-1]
+    key = re.search(r"idempotency_key=(\w+)", first).group(1)
+    assert f"idempotency_key={key}" in again and "tapped_at_ms=" in again and "action=pause" in again
