@@ -204,6 +204,7 @@ function keep(form, formData, button, at) {
   if (!form || !fields.idempotency_key) return refuseTap(form);
   const before = waiting().at(-1);
   if (before) fields.version = String(+before.fields.version + 1);
+  else fields.seen_clock = seenClock();   // the clock it was tapped on (a tap after it follows it)
   fields.tapped_at_ms = String(at);
   const tap = { key: fields.idempotency_key, url: eventUrl(), seq: Date.now() + Math.random(), fields,
                 label: (button?.textContent || fields.action || "Tap").trim(), at: new Date().toLocaleTimeString() };
@@ -219,11 +220,27 @@ function keep(form, formData, button, at) {
   showKept();
 }
 
+// The clock itself as this screen shows it, in the words of services/clocks.py seen_clock: while the
+// clock is still this one, the server applies the tap though the field moved the version on meanwhile.
+function seenClock() {
+  const shown = find("[data-clock]")?._clock;
+  if (!shown) return "";
+  const state = shown.state, hand = shown.hand_for_hand && shown.hand != null ? shown.hand : "";
+  return [state.index, state.item_elapsed_ms, state.running_since_ms ?? "", state.started ? 1 : 0,
+          shown.shot?.started_ms ?? "", shown.hand_for_hand ? 1 : 0, hand, shown.structure_digest].join(":");
+}
+
 async function sendKept() {
   if (sending || !navigator.onLine || !waiting().length) return;
   sending = true;
+  let answered = null;   // the version the last tap sent made: the one the next tap was made on
   try {
     for (const tap of waiting()) {
+      if (answered != null && tap.fields.version !== answered) {
+        tap.fields.version = answered;   // kept before it goes, so a resend sends the very same tap
+        delete tap.fields.seen_clock;
+        await saveKept(tap);
+      }
       let response;
       try {
         response = await fetch(tap.url, { method: "POST", credentials: "same-origin", body: new URLSearchParams(tap.fields),
@@ -231,14 +248,17 @@ async function sendKept() {
       } catch { break; }   // still no answer: tried again when the signal is back
       if (response.status >= 500 || response.status === 429) break;   // the same key again later: applied once
       const answer = await response.text();
+      const parsed = new DOMParser().parseFromString(answer, "text/html");
       const controls = find("#controls");
       if (controls) htmx.swap(controls, answer, { swapStyle: "outerHTML" });   // the clock as it now is
       if (response.ok) {
+        try { answered = String(JSON.parse(parsed.getElementById("clock-state").dataset.state).version); }
+        catch { answered = null; }
         kept = kept.filter(other => other !== tap);
         saveKept(tap, true);
         continue;
       }
-      const words = new DOMParser().parseFromString(answer, "text/html").querySelector(".error")?.textContent;
+      const words = parsed.querySelector(".error")?.textContent;
       for (const later of waiting()) {
         later.reason = later === tap ? (words || "Not applied.").trim()
           : "Not sent: it followed a tap that was not applied.";

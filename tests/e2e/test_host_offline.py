@@ -9,8 +9,11 @@ import time
 
 from playwright.sync_api import expect
 
+from services import clocks
+from services.models import Event
 from tests.e2e.conftest import axe
 from tests.e2e.test_clock import CLOCK_POST, LINE, field, night, open_host, open_player, tap  # noqa: F401 (night: the fixture)
+from wiring.extensions import db
 
 RUNNING_JS = "() => shuffleupClock.view().running"
 PAUSED_JS = "() => !shuffleupClock.view().running"
@@ -43,11 +46,21 @@ def test_r_clock_3_a_pause_taken_offline_pauses_every_phone_at_its_moment(night,
     host.locator("#controls").get_by_role("button", name="Pause", exact=True).click()
     expect(kept(host).locator("[data-kept-count]")).to_have_text(
         "1 waiting to send: no connection, they go when it's back")
-    expect(kept(host).locator("[data-kept-waiting] li")).to_have_count(1)
-    expect(kept(host).locator("[data-kept-waiting] li")).to_contain_text("Pause · tapped ")
+    host.locator("#controls").get_by_role("button", name="+1 min", exact=True).click()
+    expect(kept(host).locator("[data-kept-count]")).to_have_text(
+        "2 waiting to send: no connection, they go when it's back")
+    waiting = kept(host).locator("[data-kept-waiting] li")
+    expect(waiting).to_have_count(2)
+    expect(waiting.nth(0)).to_contain_text("Pause · tapped ")
+    expect(waiting.nth(1)).to_contain_text("+1 min · tapped ")
     expect(host.locator("#controls [data-main]")).to_have_text("Resume")  # the next tap follows this one
     assert host.evaluate("shuffleupClock.view().running")  # the clock on the host's phone keeps counting
     axe(host, "the host's clock with a tap waiting to send")
+    # a player arrives meanwhile (the version moves on, not the clock): the kept pause still applies
+    with night.app.app_context():
+        clocks.touch(db.session.get(Event, night.id))
+        db.session.commit()
+        db.session.remove()
     # the players' phones have not heard of it: their clocks run on while the host's phone is away
     time.sleep(3)
     assert player.evaluate("shuffleupClock.view().running")
@@ -57,9 +70,12 @@ def test_r_clock_3_a_pause_taken_offline_pauses_every_phone_at_its_moment(night,
     expect(kept(host)).to_be_hidden()
     player.wait_for_function(PAUSED_JS)
     host.wait_for_function(PAUSED_JS)
-    # paused where the host's thumb paused it, not when the signal came back (three seconds later)
+    # paused where the host's thumb paused it, not when the signal came back (three seconds later),
+    # then the minute added after it
+    host.wait_for_function(f"() => shuffleupClock.view().remaining_ms > {at_tap + 30_000}")
+    player.wait_for_function(f"() => shuffleupClock.view().remaining_ms > {at_tap + 30_000}")
     for page in (player, host):
-        assert abs(page.evaluate("shuffleupClock.view().remaining_ms") - at_tap) < 1500
+        assert abs(page.evaluate("shuffleupClock.view().remaining_ms") - (at_tap + 60_000)) < 1500
     expect(host.locator("#controls [data-main]")).to_have_text("Resume")
     expect(host.locator("#controls .error")).to_have_count(0)
 

@@ -140,3 +140,34 @@ def test_r_clock_3_a_kept_tap_sent_twice_with_its_key_is_applied_once(client, ni
     assert again.get_data() == first.get_data()
     state = stored(night)
     assert state.version == seen + 1 and state.item_elapsed_ms == 2 * MINUTE
+
+
+def test_r_clock_3_a_kept_tap_on_the_same_clock_applies_though_the_field_moved_on(client, night, server_time):
+    """Players arrived meanwhile (the version moved on, the clock did not): the kept pause, saying the
+    clock it was tapped on, is applied; the same tap without it, or on another clock, is stale."""
+    login(client, "host", "pw-host")
+    tap(client, night, "start")
+    seen = clock(client, night)["version"]
+    tapped_on = clocks.seen_clock(night)
+    clocks.touch(night)  # an arrival: the field moved on
+    db.session.commit()
+    server_time["ms"] = T0 + 2 * MINUTE
+    assert tap(client, night, "pause", version=seen, tapped_at_ms=str(T0 + MINUTE)).status_code == 409
+    assert tap(client, night, "pause", version=seen, tapped_at_ms=str(T0 + MINUTE),
+               seen_clock=tapped_on.replace(":1:", ":0:", 1)).status_code == 409
+    answer = tap(client, night, "pause", version=seen, tapped_at_ms=str(T0 + MINUTE), seen_clock=tapped_on)
+    assert answer.status_code == 200
+    state = stored(night)
+    assert state.version == seen + 2 and state.item_elapsed_ms == MINUTE and state.running_since_ms is None
+
+
+def test_r_clock_3_a_kept_tap_on_a_clock_changed_since_is_stale(client, night, server_time):
+    login(client, "host", "pw-host")
+    tap(client, night, "start")
+    seen, tapped_on = clock(client, night)["version"], clocks.seen_clock(night)
+    server_time["ms"] = T0 + MINUTE
+    tap(client, night, "plus")  # another host's +1 min: the clock itself changed
+    server_time["ms"] = T0 + 2 * MINUTE
+    response = tap(client, night, "pause", version=seen, tapped_at_ms=str(T0 + 90_000), seen_clock=tapped_on)
+    assert response.status_code == 409
+    assert stored(night).running_since_ms is not None
