@@ -361,3 +361,29 @@ def shot_rule(length_s: int) -> ShotRule:
         if rule.length_s == length_s:
             return rule
     return ShotRule(length_s, min(40, length_s), min(10, length_s))
+
+
+# R-CLOCK-3: a tap kept on the host's phone while the signal was down is applied at the moment it
+# was tapped, so a pause taken offline stops every phone's clock where the host's thumb stopped it.
+# Only so far back: a tap older than this was taken on a night that has since gone on without it
+# (the host redoes or drops it).
+TAP_KEPT_MS = 10 * MS_PER_MINUTE
+
+
+class TapTooOld(ValueError):
+    """A tap kept on the host's phone longer than TAP_KEPT_MS: refused, nothing changed."""
+
+
+def tap_time(tapped_at_ms: int | None, now_ms: int, changed_ms: int | None) -> int:
+    """R-CLOCK-3: the server time a host's tap is applied at. `tapped_at_ms` is when the host tapped
+    (server time as the phone reckoned it; None: a tap sent as it was made, applied now).
+
+    Never in the future (a phone's reckoning a little ahead: now); never before the clock's last
+    change `changed_ms` (a phone's reckoning a little behind: then), as no clock can be paused
+    before it was last resumed; more than TAP_KEPT_MS ago: refused (TapTooOld)."""
+    if tapped_at_ms is None or tapped_at_ms >= now_ms:
+        return now_ms
+    if now_ms - tapped_at_ms > TAP_KEPT_MS:
+        raise TapTooOld(f"Tapped more than {TAP_KEPT_MS // MS_PER_MINUTE} minutes ago, too long to apply as "
+                        "then: redo it now or drop it.")
+    return max(tapped_at_ms, changed_ms or tapped_at_ms)

@@ -152,12 +152,29 @@ def _hand_for_hand(event: Event, action: str, state: clock.ClockState, now: int
             f"Next hand: hand {number} on every table, {minutes} min off the level")
 
 
+def seen_clock(event: Event) -> str:
+    """R-CLOCK-3: the clock itself as a screen shows it (its stored state, the called clock,
+    hand-for-hand and the structure), not the field: static/host/controls.js makes the same text from
+    the stream's message, for a tap kept offline to say which clock it was tapped on."""
+    hand = event.hand_number if event.hand_for_hand and event.hand_number is not None else ""
+    running = "" if event.clock_running_since_ms is None else event.clock_running_since_ms
+    shot = "" if event.shot_started_ms is None else event.shot_started_ms
+    return (f"{event.clock_index}:{event.clock_item_elapsed_ms}:{running}:{int(bool(event.clock_started))}:{shot}:"
+            f"{int(bool(event.hand_for_hand))}:{hand}:{structure_digest(event)}")
+
+
 def act(event: Event, action: str, seen_version: int, *, index: int | None = None,
-        seat: str | None = None, user_id: int | None = None) -> clock.ClockState:
-    """R-CLOCK-3/4, R-HFH-1/2: apply one host action to the clock the host last saw (`seen_version`).
+        seat: str | None = None, user_id: int | None = None, tapped_at_ms: int | None = None,
+        seen: str | None = None) -> clock.ClockState:
+    """R-CLOCK-3/4, R-HFH-1/2: apply one host action to the clock the host last saw (`seen_version`),
+    at the moment it was tapped (`tapped_at_ms`, a tap kept on the host's phone while the signal was
+    down, bounded by clock.tap_time), else now.
 
     Raises StaleClock when the clock moved on since (nothing changes), ValueError when the rule
-    refuses (e.g. pausing a paused clock, Next hand without hand-for-hand). The write is conditional
+    refuses (e.g. pausing a paused clock, Next hand without hand-for-hand, clock.TapTooOld). A tap kept
+    offline also says the clock it was tapped on (`seen`, seen_clock's text): while the clock is still
+    that one, a version moved on by the field alone (an arrival, a bust-out) does not make it stale.
+    The write is conditional
     on the version, so two hosts tapping at the same moment cannot both win. A hand-for-hand action
     is journalled too, by `user_id` (Undo takes it back; like every undo, not the clock's time). The
     caller commits and publishes.
@@ -169,8 +186,13 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
                          "Players tab first.")
     state = state_of(event)
     if seen_version != state.version:
-        raise StaleClock()
-    now = now_ms()
+        if seen is None or seen != seen_clock(event):
+            raise StaleClock()
+        seen_version = state.version  # the clock as the host saw it: only the field moved on
+    # R-CLOCK-3: never before the clock last changed (nor, on a row from before that was kept, before
+    # it last started running: a pause earlier than that would count time backwards)
+    changed = max(event.clock_changed_ms or 0, state.running_since_ms or 0) or None
+    now = clock.tap_time(tapped_at_ms, now_ms(), changed)
     values: dict[str, Any] = {}
     log = None
     if action in HAND_FOR_HAND_ACTIONS:
@@ -197,7 +219,8 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     else:
         raise ValueError(f"unknown clock action {action!r}")
     values.update(clock_index=new.index, clock_item_elapsed_ms=new.item_elapsed_ms,
-                  clock_running_since_ms=new.running_since_ms, clock_started=new.started, clock_version=new.version)
+                  clock_running_since_ms=new.running_since_ms, clock_started=new.started, clock_version=new.version,
+                  clock_changed_ms=now)
     # On the session's connection (its transaction): a table's UPDATE needs none of the ORM's
     # execution path, which every tap would otherwise pay for.
     changed = db.session.connection().execute(_clock_write(tuple(values)), {
@@ -223,6 +246,7 @@ def stop(event: Event) -> None:
         stopped = clock.pause(structure_of(event), state, now_ms())
         event.clock_index, event.clock_item_elapsed_ms = stopped.index, stopped.item_elapsed_ms
         event.clock_running_since_ms = None
+        event.clock_changed_ms = now_ms()
     event.shot_started_ms = event.shot_seat = None
 
 

@@ -42,7 +42,7 @@ def _restore(column, value: Any) -> Any:
 # Columns an action never notes nor restores (see the module's docstring).
 NOT_JOURNALLED = {"events": frozenset({
     "clock_index", "clock_item_elapsed_ms", "clock_running_since_ms", "clock_started", "clock_version",
-    "shot_started_ms", "shot_seat", "structure"})}
+    "clock_changed_ms", "shot_started_ms", "shot_seat", "structure"})}
 
 
 _MODELS: dict[str, Any] = {}

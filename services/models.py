@@ -292,6 +292,8 @@ class Event(db.Model):
     clock_running_since_ms: Mapped[int | None] = mapped_column(BigInteger)
     clock_started: Mapped[bool] = mapped_column(default=False)
     clock_version: Mapped[int] = mapped_column(default=0)
+    # R-CLOCK-3: server time of the clock's last change by a host: a tap kept offline is applied no earlier.
+    clock_changed_ms: Mapped[int | None] = mapped_column(BigInteger)
     # A called clock (R-CLOCK-4): when it started (server ms) and for which seat; None when off.
     shot_started_ms: Mapped[int | None] = mapped_column(BigInteger)
     shot_seat: Mapped[str | None] = mapped_column(String(40))

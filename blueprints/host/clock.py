@@ -61,9 +61,15 @@ def event(event_id: int):
     return _controls(my_event(event_id))
 
 
+# Epoch milliseconds until the year 2286: a larger number is no time a phone reckoned.
+TAPPED_AT_MAX = 10**13
+
+
 def tap(event: Event, form) -> tuple[str | None, int, str | None]:
     """R-CLOCK-3/4, R-HFH-1/2: one tap of the host's controls (`form`: their fields: action, version, index,
-    seat): applied, committed and announced, or refused with nothing written.
+    seat, and for a tap sent after the signal came back: tapped_at_ms, applied at that moment within
+    clock.tap_time's bounds, and seen_clock, the clock it was tapped on, clocks.seen_clock): applied,
+    committed and announced, or refused with nothing written.
     → (refusal, status, state): the refusal's words and 400/409/422, or None, 200 and the stream's
     message for the clock as written.
 
@@ -75,21 +81,26 @@ def tap(event: Event, form) -> tuple[str | None, int, str | None]:
     try:
         seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
         level = blank_or_whole_number(form.get("index"), GARBLED, high=ID_MAX)  # 1-based, as the picker shows
+        # a tap kept on the host's phone while offline (static/host/pending.js): when it was tapped
+        tapped_at = blank_or_whole_number(form.get("tapped_at_ms"), GARBLED, high=TAPPED_AT_MAX)
     except Refused as garbled:
         return str(garbled), 400, None
     try:
         new = clocks.act(event, form.get("action", ""), seen, index=None if level is None else level - 1,
-                         seat=form.get("seat"), user_id=current_user.id)
+                         seat=form.get("seat"), user_id=current_user.id, tapped_at_ms=tapped_at,
+                         seen=form.get("seen_clock"))
     except clocks.StaleClock:
         db.session.rollback()
         return "The clock changed on another screen; here it is now. Tap again if needed.", 409, None
     except ValueError as problem:
         db.session.rollback()
         return str(problem), 422, None
-    # a tap changes no entry: the field as at `seen`
-    state = stream_json(event, payload.streamed(event, field_version=seen))
+    # a tap changes no entry: the field as at the version it moved on from (the one seen, or for a
+    # tap kept offline on the same clock, the one the field had moved it on to)
+    before = new.version - 1
+    state = stream_json(event, payload.streamed(event, field_version=before))
     commit_as_is()
-    payload.carry(event.id, seen, new.version)
+    payload.carry(event.id, before, new.version)
     announce_rendered(event.id, new.version, sse_message(new.version, state))
     return None, 200, state
 

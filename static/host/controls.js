@@ -60,7 +60,13 @@ function refuseTap(form, text = "No answer from the server, so nothing changed. 
   error.setAttribute("role", "alert");
   error.textContent = text;
 }
-const unsent = event => refuseTap(event.target.closest?.("#controls"));
+// A tap that got no answer though the phone thinks it is online (wifi up, the pub's line down) is kept
+// too, with its key: sent again later, it is applied once whether or not the first one landed.
+const unsent = event => {
+  const form = event.target.closest?.("#controls"), config = event.detail?.requestConfig;
+  if (form && config?.formData) return keep(form, config.formData, config.triggeringEvent?.submitter, form.tappedAt);
+  refuseTap(form);
+};
 on("htmx:sendError", unsent);
 on("htmx:timeout", unsent);
 
@@ -94,6 +100,8 @@ function endTap(refusal) {
   lineTap = null;
   clearTimeout(tap.timer);
   tap.button?.classList.remove("htmx-request");
+  // no answer on the line: kept, as an unanswered POST is (a tap that landed comes back stale)
+  if (refusal === undefined) return keep(find("#controls"), tap.formData, tap.button, tap.at);
   if (refusal !== null) refuseTap(find("#controls"), refusal);
 }
 function answerTap(data) {
@@ -117,16 +125,195 @@ function answerTap(data) {
 }
 on("htmx:configRequest", event => {
   const detail = event.detail;
-  if (detail.elt.id !== "controls" || line?.readyState !== WebSocket.OPEN) return;
+  if (detail.elt.id !== "controls") return;
+  const at = detail.elt.tappedAt = serverNow();   // the tap's moment, should it have to be kept
+  // No signal, or taps still waiting to go before it: kept on the phone, sent in order later.
+  if (!navigator.onLine || waiting().length) {
+    event.preventDefault();
+    return keep(detail.elt, detail.formData, detail.triggeringEvent?.submitter, at);
+  }
+  if (line?.readyState !== WebSocket.OPEN) return;
   event.preventDefault();
   if (lineTap) return;   // one tap at a time, as the form's hx-sync="this:drop"
   const button = detail.triggeringEvent?.submitter;
   button?.classList.add("htmx-request");
-  lineTap = { button, timer: setTimeout(() => { line?.close(); if (lineTap) endTap(); }, LINE_TIMEOUT_MS) };
+  lineTap = { button, formData: detail.formData, at, timer: setTimeout(() => { line?.close(); if (lineTap) endTap(); }, LINE_TIMEOUT_MS) };
   line.send(new URLSearchParams(detail.formData).toString());
 });
-on("online", openLine, window);
+on("online", () => { openLine(); sendKept(); }, window);
 on("visibilitychange", () => { if (!document.hidden) openLine(); });
 
 syncControls();   // clock.js took the page's clock before this module ran
 openLine();
+
+// R-CLOCK-3, a night that goes on when the signal drops: a tap made with no connection is kept on the
+// phone (IndexedDB, so a reload or a closed tab keeps it too), said on screen ("2 waiting to send"),
+// and sent in order when the connection is back, by HTTP, each with its own idempotency key (a tap
+// sent again after a lost answer is applied once), the version it saw and the moment it was tapped
+// in server time (tapped_at_ms: the server applies it then, so a pause taken offline stops every
+// phone's clock where the host stopped it). The clock on this screen keeps counting meanwhile, as
+// the players' do. A tap refused when it arrives (someone else acted meanwhile, or it was kept too
+// long) is listed with its reason, to redo now or drop; the taps kept after it are too, as each
+// assumed the one before it had gone through.
+const KEPT_DB = "shuffleup-host", KEPT_STORE = "taps", RESEND_MS = 15000;
+let kept = [], sending = false, keptDb = null;
+const eventUrl = () => find("#controls")?.getAttribute("hx-post");
+const waiting = () => kept.filter(tap => !tap.reason);
+const serverNow = () => Math.round(Date.now() + (clock.offset || 0));   // as clock.js reckons it
+
+function store() {
+  if (!keptDb) {
+    keptDb = new Promise((resolve, reject) => {
+      const request = indexedDB.open(KEPT_DB, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(KEPT_STORE, { keyPath: "key" });
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    }).catch(() => null);   // no IndexedDB (a private window): kept in this page only
+  }
+  return keptDb;
+}
+async function saveKept(tap, remove = false) {
+  const db = await store();
+  if (!db) return;
+  await new Promise(resolve => {
+    const done = db.transaction(KEPT_STORE, "readwrite");
+    const taps = done.objectStore(KEPT_STORE);
+    if (remove) taps.delete(tap.key); else taps.put(tap);
+    done.oncomplete = done.onerror = done.onabort = resolve;
+  });
+}
+async function readKept() {
+  const db = await store(), url = eventUrl();
+  if (db && url) {
+    const all = await new Promise(resolve => {
+      const request = db.transaction(KEPT_STORE).objectStore(KEPT_STORE).getAll();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => resolve([]);
+    });
+    const known = new Set(kept.map(tap => tap.key));
+    kept = kept.concat(all.filter(tap => tap.url === url && !known.has(tap.key))).sort((a, b) => a.seq - b.seq);
+  }
+  showKept();
+  sendKept();
+}
+
+// The tap as htmx would have posted it, its key (once.js gave the form one), the version it saw (for
+// a tap after others still waiting: the version the last of them makes), and when it was tapped.
+function keep(form, formData, button, at) {
+  const fields = Object.fromEntries(formData);
+  if (!form || !fields.idempotency_key) return refuseTap(form);
+  const before = waiting().at(-1);
+  if (before) fields.version = String(+before.fields.version + 1);
+  else fields.seen_clock = seenClock();   // the clock it was tapped on (a tap after it follows it)
+  fields.tapped_at_ms = String(at);
+  const tap = { key: fields.idempotency_key, url: eventUrl(), seq: Date.now() + Math.random(), fields,
+                label: (button?.textContent || fields.action || "Tap").trim(), at: new Date().toLocaleTimeString() };
+  kept.push(tap);
+  saveKept(tap);
+  form.elements.idempotency_key?.remove();   // the next tap is a new action, with a key of its own
+  // What the host sees next follows the tap: its version, and the main button for start/pause/resume.
+  form.elements.version.value = +fields.version + 1;
+  const main = form.querySelector("[data-main]");
+  const next = { start: ["pause", "Pause"], pause: ["resume", "Resume"], resume: ["pause", "Pause"] }[fields.action];
+  if (main && next && main.value === fields.action) [main.value, main.textContent] = next;
+  form.querySelector(".error")?.remove();
+  showKept();
+}
+
+// The clock itself as this screen shows it, in the words of services/clocks.py seen_clock: while the
+// clock is still this one, the server applies the tap though the field moved the version on meanwhile.
+function seenClock() {
+  const shown = find("[data-clock]")?._clock;
+  if (!shown) return "";
+  const state = shown.state, hand = shown.hand_for_hand && shown.hand != null ? shown.hand : "";
+  return [state.index, state.item_elapsed_ms, state.running_since_ms ?? "", state.started ? 1 : 0,
+          shown.shot?.started_ms ?? "", shown.hand_for_hand ? 1 : 0, hand, shown.structure_digest].join(":");
+}
+
+async function sendKept() {
+  if (sending || !navigator.onLine || !waiting().length) return;
+  sending = true;
+  let answered = null;   // the version the last tap sent made: the one the next tap was made on
+  try {
+    for (const tap of waiting()) {
+      if (answered != null && tap.fields.version !== answered) {
+        tap.fields.version = answered;   // kept before it goes, so a resend sends the very same tap
+        delete tap.fields.seen_clock;
+        await saveKept(tap);
+      }
+      let response;
+      try {
+        response = await fetch(tap.url, { method: "POST", credentials: "same-origin", body: new URLSearchParams(tap.fields),
+                                          headers: { "HX-Request": "true" } });
+      } catch { break; }   // still no answer: tried again when the signal is back
+      if (response.status >= 500 || response.status === 429) break;   // the same key again later: applied once
+      const answer = await response.text();
+      const parsed = new DOMParser().parseFromString(answer, "text/html");
+      const controls = find("#controls");
+      if (controls) htmx.swap(controls, answer, { swapStyle: "outerHTML" });   // the clock as it now is
+      if (response.ok) {
+        try { answered = String(JSON.parse(parsed.getElementById("clock-state").dataset.state).version); }
+        catch { answered = null; }
+        kept = kept.filter(other => other !== tap);
+        saveKept(tap, true);
+        continue;
+      }
+      const words = parsed.querySelector(".error")?.textContent;
+      for (const later of waiting()) {
+        later.reason = later === tap ? (words || "Not applied.").trim()
+          : "Not sent: it followed a tap that was not applied.";
+        saveKept(later);
+      }
+      break;
+    }
+  } finally {
+    sending = false;
+    showKept();
+  }
+}
+setInterval(sendKept, RESEND_MS);   // an answer that never came (wifi up, no internet): the same keys again
+
+// Say on screen what is waiting, and what came back refused, with Redo and Drop.
+function showKept() {
+  const box = find("#kept");
+  if (!box) return;
+  const refused = kept.filter(tap => tap.reason), pending = waiting();
+  box.hidden = !kept.length;
+  box.querySelector("[data-kept-count]").textContent = pending.length
+    ? `${pending.length} waiting to send${navigator.onLine ? "" : ": no connection, they go when it's back"}` : "";
+  const list = box.querySelector("[data-kept-waiting]");
+  list.replaceChildren(...pending.map(tap => Object.assign(document.createElement("li"), { textContent: `${tap.label} · tapped ${tap.at}` })));
+  list.hidden = !pending.length;
+  const refusedBox = box.querySelector("[data-kept-refused]");
+  refusedBox.hidden = !refused.length;
+  refusedBox.querySelector("ul").replaceChildren(...refused.map(tap => {
+    const item = document.createElement("li");
+    const what = Object.assign(document.createElement("p"), { textContent: `${tap.label} · tapped ${tap.at}: ` });
+    what.append(Object.assign(document.createElement("span"), { className: "error", textContent: tap.reason }));
+    const redo = Object.assign(document.createElement("button"), { type: "button", textContent: "Redo" });
+    const drop = Object.assign(document.createElement("button"), { type: "button", textContent: "Drop" });
+    redo.setAttribute("aria-label", `Redo ${tap.label} now`);
+    drop.setAttribute("aria-label", `Drop ${tap.label}`);
+    redo.onclick = () => redoKept(tap);
+    drop.onclick = () => dropKept(tap);
+    item.append(what, redo, drop);
+    return item;
+  }));
+}
+function dropKept(tap) {
+  kept = kept.filter(other => other !== tap);
+  saveKept(tap, true);
+  showKept();
+}
+// Redo: the same control tapped again now, on the clock as it now is (a tap of its own, a new key).
+function redoKept(tap) {
+  const form = find("#controls");
+  const button = form && [...form.querySelectorAll("button[name=action]")].find(b => b.value === tap.fields.action);
+  if (!button) return refuseTap(form, `${tap.label} can't be done on the clock as it now is: drop it.`);
+  if (form.elements.index && tap.fields.index) form.elements.index.value = tap.fields.index;
+  if (form.elements.seat && tap.fields.seat) form.elements.seat.value = tap.fields.seat;
+  dropKept(tap);
+  button.click();   // a click, as the thumb's: htmx sends the button pressed with the form
+}
+on("offline", showKept, window);
+readKept();   // taps kept before this page was (re)opened: shown, and sent if the signal is here
