@@ -189,6 +189,41 @@ def view(structure: Structure, state: ClockState, now_ms: int) -> ClockView:
     )
 
 
+def registration_open_after(clock_view: ClockView, close_after_minutes: int | None) -> bool:
+    """R-LATE-1: whether registration is open: until the major break commences (the view's own
+    answer), or, when the night's settings name minutes of play, until that much play has passed."""
+    if close_after_minutes is None:
+        return clock_view.registration_open
+    return clock_view.play_elapsed_ms < close_after_minutes * MS_PER_MINUTE
+
+
+def ms_until_registration_closes(structure: Structure, state: ClockState, now_ms: int,
+                                 close_after_minutes: int | None = None) -> int | None:
+    """R-LATE-1, R-LATE-3: how long until registration closes, while the clock runs as it stands
+    (None: it is closed already, it never closes, or the clock is stopped, so no moment is known).
+
+    The moment is found from view() itself, by halving the interval: registration, once closed,
+    stays closed while the clock runs, so this agrees with every screen to the millisecond. A pause,
+    a level skip or time added moves the moment; the caller asks again after each.
+    """
+    if state.running_since_ms is None or not registration_open_after(view(structure, state, now_ms),
+                                                                     close_after_minutes):
+        return None
+    # No later than the whole structure, the most time a host can add, and the play the setting
+    # names (play keeps counting in overtime) from now.
+    latest = sum(item.duration_ms for item in structure) + MAX_ADDED_MS + (close_after_minutes or 0) * MS_PER_MINUTE
+    if registration_open_after(view(structure, state, now_ms + latest), close_after_minutes):
+        return None  # no major break ahead and no minutes set: it stays open all night
+    open_ms, closed_ms = 0, latest
+    while closed_ms - open_ms > 1:
+        middle = (open_ms + closed_ms) // 2
+        if registration_open_after(view(structure, state, now_ms + middle), close_after_minutes):
+            open_ms = middle
+        else:
+            closed_ms = middle
+    return closed_ms
+
+
 def bonus_window_open(clock_view: ClockView) -> bool:
     """Whether food and drink bonuses are accepted now (R-CHIP-2).
 

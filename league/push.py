@@ -136,10 +136,34 @@ def seat_moved(why: str, table: int, seat: int, url: str, broken: int | None = N
     return Message("Your seat moved", f"Please move to {where}.", url)
 
 
+REGISTRATION_WARNING_MINUTES = 10  # "registration closes in 10 minutes"
+_MINUTE_MS = 60_000
+
+
+def registration_warning(closes_in_ms: int | None) -> tuple[int, int] | None:
+    """R-LATE-3: when to tell the pre-registered not yet arrived that registration is closing, from how
+    long until it closes (R-LATE-1): (in how many ms, the minutes the message names). Ten minutes
+    before; already closer than that (the clock started late, or a level skipped): at once, naming the
+    whole minutes left; under a minute, or no moment known (None): not at all, it is too late to help."""
+    if closes_in_ms is None or closes_in_ms < _MINUTE_MS:
+        return None
+    warning_ms = REGISTRATION_WARNING_MINUTES * _MINUTE_MS
+    if closes_in_ms >= warning_ms:
+        return closes_in_ms - warning_ms, REGISTRATION_WARNING_MINUTES
+    return 0, closes_in_ms // _MINUTE_MS
+
+
+def newly_qualified(before: set[int], after: set[int]) -> set[int]:
+    """R-QUAL-4: who a night's settling put into the month's Top-10 Shoot-out qualifiers: in after it,
+    not before (those already in are not told again, nor those it pushed out)."""
+    return after - before
+
+
 def registration_closing(venue: str, minutes: int, url: str) -> Message:
     """R-LATE-3: a pre-registered player not yet checked in hears that registration closes soon."""
+    unit = "minute" if minutes == 1 else "minutes"
     return Message("Registration closes soon",
-                   f"Registration at {venue} closes in {minutes} minutes: check in at the door to keep your place.",
+                   f"Registration at {venue} closes in {minutes} {unit}: check in at the door to keep your place.",
                    url)
 
 

@@ -18,17 +18,23 @@ import os
 import threading
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from flask import Flask
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
+from live.push_queue import RedisQueue
+
 log = logging.getLogger(__name__)
 KEY_FILE = "vapid_private.pem"  # beside config.py's secret key in instance/, never committed
 RETRY_DELAYS_S = (1, 2, 4, 8, 16)
 TTL_S = 3600  # a move an hour old is news to nobody: the push service may drop it after that
 SENDERS = 4
+PUMP_WAIT_S = 1.0  # with Redis: the longest a message due later waits past its time to be claimed
+VAPID_EXPIRY_S = 12 * 3600  # a VAPID signature's life (RFC 8292 allows 24 h)
+VAPID_RENEW_S = 3600  # signed again an hour before it expires
 
 
 def load_or_make_key(instance_path: str) -> Any:
@@ -57,7 +63,14 @@ def public_key(vapid: Any) -> str:
 
 
 class Sender:
-    """The queue of messages due and the threads that post them (one Sender per app)."""
+    """The queue of messages due and the threads that post them (one Sender per app).
+
+    Without REDIS_URL (or while Redis is down) the queue is this process's own: a heap by due time that
+    this process's sender threads work through. With it, a message goes to Redis (live/push_queue.py):
+    due now, to a list; due later (a penalty's end, registration closing), to a sorted set by due time.
+    Any process's pump claims it from there atomically (so two processes never send one message twice)
+    and hands it to its threads; a restart loses nothing that was still waiting in Redis.
+    """
 
     def __init__(self, app: Flask) -> None:
         self.app = app
@@ -67,15 +80,26 @@ class Sender:
         self._pid: int | None = None
         self._idle = threading.Condition(self._cv)
         self._busy = 0
+        self._vapid_headers: dict[str, tuple[float, dict]] = {}
         self.sent = 0  # messages a push service accepted (tests and the benchmark read these)
         self.dropped = 0
+        self.shared = RedisQueue.from_config(app.config)
 
     def put(self, item: dict, at: float | None = None) -> None:
-        """Queue one message for sending at `at` (epoch seconds; now when None)."""
+        """Queue one message for sending at `at` (epoch seconds; its own `due`, or now, when None)."""
+        self.put_many([item], at)
+
+    def put_many(self, items: list[dict], at: float | None = None) -> None:
+        """Queue messages (one Redis round trip for them all); Redis down: this process sends them."""
+        timed = [(item, at if at is not None else (item.get("due") or 0.0)) for item in items]
+        if self.shared is not None and self.shared.put(timed):
+            self._start()  # this process's pump takes its share of them
+            return
         with self._cv:
             self._start()
-            heapq.heappush(self._heap, (at if at is not None else (item.get("due") or 0.0), next(self._order), item))
-            self._cv.notify()
+            for item, when in timed:
+                heapq.heappush(self._heap, (when, next(self._order), item))
+            self._cv.notify(len(timed))
 
     def _start(self) -> None:
         # Threads don't survive a fork: each process (gunicorn worker) starts its own on first use.
@@ -84,6 +108,21 @@ class Sender:
         self._pid = os.getpid()
         for number in range(self.app.config.get("PUSH_SENDERS", SENDERS)):
             threading.Thread(target=self._run, name=f"push-sender-{number}", daemon=True).start()
+        if self.shared is not None:
+            threading.Thread(target=self._pump, name="push-pump", daemon=True).start()
+
+    def _pump(self) -> None:
+        """With Redis: claim what is due from the shared queue and hand it to this process's threads,
+        taking no more than they can start on (the other processes take the rest)."""
+        while True:
+            with self._cv:
+                while len(self._heap) + self._busy >= 2 * self.app.config.get("PUSH_SENDERS", SENDERS):
+                    self._idle.wait(timeout=1.0)
+            item = self.shared.claim(timeout_s=PUMP_WAIT_S)
+            if item is not None:
+                with self._cv:
+                    heapq.heappush(self._heap, (0.0, next(self._order), item))
+                    self._cv.notify()
 
     def _take(self) -> dict:
         with self._cv:
@@ -95,10 +134,11 @@ class Sender:
                 self._cv.wait(timeout=(self._heap[0][0] - now) if self._heap else None)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
-        """Block until nothing is due and no message is being sent (tests; the benchmark)."""
+        """Block until nothing is due and no message is being sent, here or in Redis (tests; the benchmark)."""
         end = time.time() + timeout
         with self._cv:
-            while self._busy or any(at <= time.time() for at, _, _ in self._heap):
+            while (self._busy or any(at <= time.time() for at, _, _ in self._heap)
+                   or (self.shared is not None and self.shared.due_count())):
                 if time.time() >= end:
                     return False
                 self._idle.wait(timeout=0.05)
@@ -120,35 +160,40 @@ class Sender:
                     self._idle.notify_all()
 
     def _send(self, item: dict, session) -> None:
-        from services import push as subscriptions
-        from wiring.extensions import db
-        if item.get("check") and not still_true(item["check"]):
-            return
         if "endpoint" in item:  # a retry of one phone's message
-            targets = [item]
-        else:
-            targets = [{"endpoint": s.endpoint, "p256dh": s.p256dh, "auth": s.auth, "message": item["message"],
-                        "tries": 0} for s in subscriptions.subscriptions_of([item["member"]])]
-            db.session.rollback()  # end the read: the sending below holds no transaction open
-        for target in targets:
+            self._post(item, session)
+            return
+        for target in targets_of(item):
             self._post(target, session)
 
+    def _headers(self, endpoint: str) -> dict:
+        """The VAPID Authorization for the endpoint's push service (RFC 8292), signed once per service
+        and reused until an hour before it expires: a signature per message was a third of the
+        sender's CPU."""
+        parts = urlsplit(endpoint)
+        audience = f"{parts.scheme}://{parts.netloc}"
+        now = time.time()
+        cached = self._vapid_headers.get(audience)
+        if cached is None or cached[0] < now + VAPID_RENEW_S:
+            expires = int(now) + VAPID_EXPIRY_S
+            claims = {"sub": self.app.config.get("PUSH_CONTACT") or "mailto:operator@shuffleup.invalid",
+                      "aud": audience, "exp": expires}
+            cached = self._vapid_headers[audience] = (expires, self.app.extensions["push_vapid"].sign(claims))
+        return dict(cached[1])
+
     def _post(self, target: dict, session) -> None:
-        from pywebpush import WebPushException, webpush
+        from pywebpush import WebPusher
 
         from services import push as subscriptions
         from wiring.extensions import db
-        claims = {"sub": self.app.config.get("PUSH_CONTACT") or "mailto:operator@shuffleup.invalid"}
         status = None
         try:
-            keys = {"p256dh": target["p256dh"], "auth": target["auth"]}
-            response = webpush({"endpoint": target["endpoint"], "keys": keys}, json.dumps(target["message"]),
-                               vapid_private_key=self.app.extensions["push_vapid"],
-                               vapid_claims=claims, ttl=TTL_S, timeout=self.app.config.get("PUSH_TIMEOUT_S", 10),
-                               requests_session=session)
+            subscription = {"endpoint": target["endpoint"], "keys": {"p256dh": target["p256dh"],
+                                                                      "auth": target["auth"]}}
+            response = WebPusher(subscription, requests_session=session).send(
+                json.dumps(target["message"]), self._headers(target["endpoint"]), ttl=TTL_S,
+                content_encoding="aes128gcm", timeout=self.app.config.get("PUSH_TIMEOUT_S", 10))
             status = response.status_code
-        except WebPushException as problem:
-            status = problem.response.status_code if problem.response is not None else None
         except Exception:  # the push service is unreachable: tried again
             log.warning("push: %s unreachable", target["endpoint"].split("/")[2], exc_info=True)
         if status is not None and status < 300:
@@ -167,12 +212,42 @@ class Sender:
             log.warning("push: %s refused a message (%s)", target["endpoint"].split("/")[2], status)
 
 
+def targets_of(item: dict) -> list[dict]:
+    """The phones a message goes to, read when it is sent: nothing if it is no longer news (still_true),
+    its words composed, its members' subscriptions, each member claimed first when it is told once only
+    (R-LATE-3, R-QUAL-4). The read's transaction is ended: the posting holds none open."""
+    from services import push as subscriptions
+    from wiring.extensions import db
+    try:
+        if item.get("check") and not still_true(item["check"]):
+            return []
+        message = subscriptions.compose(item)
+        if message is None:
+            return []
+        phones = subscriptions.subscriptions_of(subscriptions.audience(item))
+        rows = [(s.member_id, s.endpoint, s.p256dh, s.auth) for s in phones]
+        db.session.rollback()
+        if item.get("once"):
+            kind, ref = item["once"]
+            told = {member_id for member_id in sorted({row[0] for row in rows})
+                    if subscriptions.claim_once(member_id, kind, ref)}
+            rows = [row for row in rows if row[0] in told]
+    finally:
+        db.session.rollback()
+    return [{"endpoint": endpoint, "p256dh": p256dh, "auth": auth, "message": message, "tries": 0}
+            for _, endpoint, p256dh, auth in rows]
+
+
 def still_true(check: list) -> bool:
-    """R-PEN-2: a message sent later is still news: the penalty it announces the end of has not been
-    ended early or extended meanwhile."""
+    """R-PEN-2, R-LATE-3: a message sent later is still news: the penalty it announces the end of has not
+    been ended early or extended meanwhile; registration still closes when the message said (the clock
+    was not paused, skipped or edited since: each of those scheduled a new message)."""
     from services.models import Penalty
     from wiring.extensions import db
     kind, *facts = check
+    if kind == "registration":
+        from services.push import registration_still_closing_at
+        return registration_still_closing_at(facts[0], facts[1])
     if kind == "penalty":
         penalty = db.session.get(Penalty, facts[0])
         ok = penalty is not None and penalty.ended_at is None and penalty.until is not None \
@@ -189,8 +264,7 @@ def _queue_committed(session: Session) -> None:
     from flask import current_app, has_app_context
     sender: Sender | None = current_app.extensions.get("push") if has_app_context() else None
     if sender is not None:
-        for item in outbox:
-            sender.put(item)
+        sender.put_many(outbox)
 
 
 def _drop_rolled_back(session: Session) -> None:

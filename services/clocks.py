@@ -14,7 +14,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from league import clock, hand_for_hand, structures
 from league.statuses import EntryStatus, EventStatus
-from services import typed_text
+from services import push, typed_text
 from services.journal import Journal
 from services.models import Entry, Event
 from wiring.extensions import db
@@ -233,6 +233,8 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
         set_committed_value(event, key, value)
     if log is not None:
         log.record()
+    if action not in ("shot", "shot_off"):  # R-LATE-3: the moment registration closes may have moved
+        push.schedule_registration_closing(event)
     return new
 
 
@@ -260,6 +262,7 @@ def set_structure(event: Event, structure: structures.Structure, seen_version: i
     if changed.rowcount != 1:
         raise StaleClock()
     db.session.expire(event)
+    push.schedule_registration_closing(event)  # R-LATE-3: a new structure moves when registration closes
 
 
 def touch(event: Event) -> None:
@@ -289,8 +292,22 @@ def clock_view(event: Event) -> clock.ClockView:
 def with_registration_close(event: Event, view: clock.ClockView) -> clock.ClockView:
     """R-LATE-1: registration closes when the major break commences, or after the minutes of play the
     night's settings name (its snapshot: Event.setting)."""
-    minutes = event.setting("registration_close_minutes")
-    if not isinstance(minutes, int) or isinstance(minutes, bool):
+    minutes = close_after_minutes(event)
+    if minutes is None:
         return view
-    return dataclasses.replace(view, registration_open=view.play_elapsed_ms < minutes * 60_000)
+    return dataclasses.replace(view, registration_open=clock.registration_open_after(view, minutes))
+
+
+def close_after_minutes(event: Event) -> int | None:
+    """R-LATE-1: the minutes of play after which the night's settings close registration (None: at the
+    major break)."""
+    minutes = event.setting("registration_close_minutes")
+    return minutes if isinstance(minutes, int) and not isinstance(minutes, bool) else None
+
+
+def registration_closes_in_ms(event: Event) -> int | None:
+    """R-LATE-1, R-LATE-3: how long until the night's registration closes as its clock runs now (None:
+    closed, never closing, or the clock stopped)."""
+    return clock.ms_until_registration_closes(structure_of(event), state_of(event), now_ms(),
+                                              close_after_minutes(event))
 

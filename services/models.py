@@ -670,3 +670,17 @@ class RequestKey(db.Model):
     status: Mapped[int | None]
     body: Mapped[bytes | None] = mapped_column(LargeBinary)
     headers: Mapped[list[Any] | None] = mapped_column(JSON)
+
+
+class PushSent(db.Model):
+    """A message a member is told once only (R-LATE-3: registration closing, once a night; R-QUAL-4: a
+    Top-10 Shoot-out place, once a month): `kind` and `ref` (the night's id, the month) name it. The row
+    is claimed by inserting it just before the message goes (unique: of two senders, one wins), so a
+    pause and resume, a second process or an undone and redone settle never tells it twice."""
+    __tablename__ = "push_sent"
+    __table_args__ = (UniqueConstraint("member_id", "kind", "ref"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(40))
+    ref: Mapped[str] = mapped_column(String(40))
+    sent_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

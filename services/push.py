@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 
+from sqlalchemy.exc import IntegrityError
+
 from league import push as push_rules
+from league.finals import month_label
 from league.push import Message
+from league.qualify import shootout_qualifiers
+from league.statuses import PRE_REGISTERED, EventStatus
 from services import Refused
-from services.models import PushSubscription, utcnow
+from services.models import Entry, Event, PushSent, PushSubscription, utcnow
 from wiring.extensions import db
 
 MAX_PHONES_PER_MEMBER = 5  # a member's phones and browsers; a sixth pushes out the one subscribed longest ago
@@ -55,17 +60,108 @@ def forget(endpoint: str) -> None:
 
 
 def tell(member_id: int | None, message: Message, *, due: dt.datetime | None = None,
-         unless_changed: tuple | None = None) -> None:
+         unless_changed: tuple | None = None, once: tuple[str, str] | None = None) -> None:
     """Leave `message` for the member's phones, sent only once the transaction it belongs to commits
     (a refused or rolled-back action tells nobody). `due` (UTC): not before then; `unless_changed`: a
     fact the sender checks again at that time (live.push.still_true) so a penalty ended early or
-    extended meanwhile is not announced twice or too soon."""
+    extended meanwhile is not announced twice or too soon; `once`: (kind, ref) a member is told only
+    once ever (claim_once)."""
     if member_id is None:
         return
-    db.session.info.setdefault(OUTBOX, []).append({
-        "member": member_id, "message": message.payload(),
-        "due": due.replace(tzinfo=dt.UTC).timestamp() if due else None,
-        "check": list(unless_changed) if unless_changed else None})
+    _leave({"member": member_id, "message": message.payload(),
+            "due": due.replace(tzinfo=dt.UTC).timestamp() if due else None,
+            "check": list(unless_changed) if unless_changed else None, "once": list(once) if once else None})
+
+
+def _leave(item: dict) -> None:
+    db.session.info.setdefault(OUTBOX, []).append(item)
+
+
+def claim_once(member_id: int, kind: str, ref: str) -> bool:
+    """R-LATE-3, R-QUAL-4: whether this member may be told (kind, ref) now: True once, for whichever
+    sender claims it first (the row is committed here, in the sender's own transaction)."""
+    try:
+        db.session.add(PushSent(member_id=member_id, kind=kind, ref=ref))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    return True
+
+
+def audience(item: dict) -> list[int]:
+    """The members a message is for: its one member, or, for the registration-closing message, the
+    night's pre-registered players not yet arrived, read when it is sent (R-LATE-3: whoever arrived or
+    cancelled meanwhile is not told)."""
+    if item.get("member") is not None:
+        return [item["member"]]
+    kind, event_id = item["audience"]
+    if kind != "pre_registered":
+        return []
+    return list(db.session.scalars(db.select(Entry.member_id).where(
+        Entry.event_id == event_id, Entry.status.in_(PRE_REGISTERED)).order_by(Entry.member_id)))
+
+
+def schedule_registration_closing(event: Event) -> None:
+    """R-LATE-1, R-LATE-3: after any change to the night's clock (a start, pause, resume, level skip,
+    time added, a new structure), the "registration closes in 10 minutes" message is scheduled again
+    for the moment the clock now gives; the sender checks that moment is unchanged when it comes (so a
+    message superseded by a later change is dropped), and tells each member once a night."""
+    from services.clocks import registration_closes_in_ms
+    closes_in = registration_closes_in_ms(event)
+    warning = push_rules.registration_warning(closes_in)
+    if warning is None or closes_in is None:
+        return
+    delay_ms, minutes = warning
+    now = dt.datetime.now(dt.UTC)
+    closes_at = now + dt.timedelta(milliseconds=closes_in)
+    # The words are put together when it is sent (compose): a host's tap reads nothing more for them.
+    _leave({"member": None, "audience": ["pre_registered", event.id], "message": None,
+            "compose": ["registration_closing", event.id, minutes],
+            "due": (now + dt.timedelta(milliseconds=delay_ms)).timestamp(),
+            "check": ["registration", event.id, int(closes_at.timestamp() * 1000)],
+            "once": ["registration_closing", str(event.id)]})
+
+
+def compose(item: dict) -> dict[str, str] | None:
+    """The payload of a message whose words are put together when it is sent (R-LATE-3: the night's
+    venue named), or None when its night is gone."""
+    if item.get("message") is not None:
+        return item["message"]
+    kind, event_id, minutes = item["compose"]
+    event = db.session.get(Event, event_id)
+    if kind != "registration_closing" or event is None:
+        return None
+    return push_rules.registration_closing(event.venue.name, minutes, night_url(event.id)).payload()
+
+
+def registration_still_closing_at(event_id: int, closes_at_ms: int) -> bool:
+    """R-LATE-1: the night's registration still closes at that moment (its clock was not paused, skipped
+    or edited since the message was scheduled: each of those scheduled a new one)."""
+    from services.clocks import now_ms, registration_closes_in_ms
+    event = db.session.get(Event, event_id)
+    if event is None or event.status in (EventStatus.SETTLED, EventStatus.CANCELLED):
+        return False
+    closes_in = registration_closes_in_ms(event)
+    return closes_in is not None and abs(now_ms() + closes_in - closes_at_ms) <= CLOSING_TOLERANCE_MS
+
+
+CLOSING_TOLERANCE_MS = 1000  # the moment is computed again from the same stored clock: only rounding differs
+
+
+def shootout_ids(event: Event) -> set[int]:
+    """R-QUAL-4: the members in the event's month's Top-10 Shoot-out as the settled nights stand."""
+    from services.standings import month_standings
+    return {row.key for row in shootout_qualifiers(month_standings(event.league, event.month))}
+
+
+def tell_shootout(event: Event, before: set[int]) -> None:
+    """R-QUAL-4: the members a settled night put into the month's Top-10 Shoot-out (newly in: those
+    already in are not told every night) hear so, once a month each."""
+    url = path_for("play.month_qualifiers", slug=event.league.slug, month=event.month)
+    message = push_rules.shootout_made(month_label(event.month), url)
+    for member_id in sorted(push_rules.newly_qualified(before, shootout_ids(event))):
+        tell(member_id, message, once=("shootout", event.month))
 
 
 def refuse(problem: str | None) -> None:
