@@ -144,13 +144,13 @@ def registration_warning(closes_in_ms: int | None) -> tuple[int, int] | None:
     """R-LATE-3: when to tell the pre-registered not yet arrived that registration is closing, from how
     long until it closes (R-LATE-1): (in how many ms, the minutes the message names). Ten minutes
     before; already closer than that (the clock started late, or a level skipped): at once, naming the
-    whole minutes left; under a minute, or no moment known (None): not at all, it is too late to help."""
+    minutes left to the nearest; under a minute, or no moment known (None): not at all, too late to help."""
     if closes_in_ms is None or closes_in_ms < _MINUTE_MS:
         return None
     warning_ms = REGISTRATION_WARNING_MINUTES * _MINUTE_MS
     if closes_in_ms >= warning_ms:
         return closes_in_ms - warning_ms, REGISTRATION_WARNING_MINUTES
-    return 0, closes_in_ms // _MINUTE_MS
+    return 0, (closes_in_ms + _MINUTE_MS // 2) // _MINUTE_MS
 
 
 def newly_qualified(before: set[int], after: set[int]) -> set[int]:

@@ -93,13 +93,19 @@ class Sender:
         """Queue messages (one Redis round trip for them all); Redis down: this process sends them."""
         timed = [(item, at if at is not None else (item.get("due") or 0.0)) for item in items]
         if self.shared is not None and self.shared.put(timed):
-            self._start()  # this process's pump takes its share of them
+            if self.app.config.get("PUSH_SEND_HERE", True):
+                self._start()  # this process's pump takes its share of them
             return
         with self._cv:
             self._start()
             for item, when in timed:
                 heapq.heappush(self._heap, (when, next(self._order), item))
             self._cv.notify(len(timed))
+
+    def serve(self) -> None:
+        """Send from this process from now on (a sender process's `flask league push-sender`, or a
+        web process once it has anything to send)."""
+        self._start()
 
     def _start(self) -> None:
         # Threads don't survive a fork: each process (gunicorn worker) starts its own on first use.

@@ -485,3 +485,39 @@ def test_r_clock_4_shot_rule_for_a_leagues_length():
     assert shot_rule(70) == SHOT_RULES["thpa"] and shot_rule(30) == SHOT_RULES["tda"]
     other = shot_rule(20)
     assert (other.length_s, other.warning_s, other.count_s) == (20, 20, 10)
+
+
+# --- R-LATE-1, R-LATE-3: when registration closes, as the clock runs now ------------------------
+
+def test_r_late_3_registration_closes_at_the_major_break_as_the_clock_runs():
+    state = started_at()
+    assert clock.ms_until_registration_closes(S, state, T0) == 60 * MIN
+    assert clock.ms_until_registration_closes(S, state, T0 + 50 * MIN) == 10 * MIN
+    assert clock.ms_until_registration_closes(S, state, T0 + 60 * MIN) is None  # closed: the break is on
+
+
+def test_r_late_3_a_pause_a_skip_or_added_time_moves_the_moment():
+    state = started_at()
+    paused = pause(S, state, T0 + 20 * MIN)
+    assert clock.ms_until_registration_closes(S, paused, T0 + 30 * MIN) is None  # stopped: no moment known
+    resumed = resume(S, paused, T0 + 30 * MIN)
+    assert clock.ms_until_registration_closes(S, resumed, T0 + 30 * MIN) == 40 * MIN
+    skipped = next_level(S, resumed, T0 + 30 * MIN)  # from 5 minutes into L2 to L3's start
+    assert clock.ms_until_registration_closes(S, skipped, T0 + 30 * MIN) == 30 * MIN
+    added = adjust(S, skipped, T0 + 30 * MIN, 2 * MIN)
+    assert clock.ms_until_registration_closes(S, added, T0 + 30 * MIN) == 32 * MIN
+
+
+def test_r_late_1_the_nights_minutes_of_play_close_it_breaks_not_counted():
+    structure = (Level(20, 25, 50), Break(5), Level(20, 50, 100), Level(20, 75, 150))
+    state = started_at(structure=structure)
+    # 30 minutes of play: L1's 20, the 5-minute break (not play), then 10 of L2
+    assert clock.ms_until_registration_closes(structure, state, T0, close_after_minutes=30) == 35 * MIN
+    # past the end of the structure, play keeps counting in overtime
+    assert clock.ms_until_registration_closes(structure, state, T0, close_after_minutes=70) == 75 * MIN
+    assert not clock.registration_open_after(view(structure, state, T0 + 35 * MIN), 30)
+
+
+def test_r_late_1_no_major_break_and_no_minutes_never_closes():
+    structure = (Level(20, 25, 50), Break(5), Level(20, 50, 100))
+    assert clock.ms_until_registration_closes(structure, started_at(structure=structure), T0) is None

@@ -8,6 +8,7 @@ from services.models import Event, User, Venue
 from tests.fixtures import months
 from tests.fixtures.cash import cash_night_with_phones
 from tests.fixtures.host import seat_players
+from tests.fixtures.push_service import PushService
 from tests.fixtures.roster import bust_out, check_in_players, draw_seats
 from wiring.extensions import db
 
@@ -16,6 +17,17 @@ from wiring.extensions import db
 def phone(app):
     """A second browser: a player's phone with its own cookies."""
     return app.test_client()
+
+
+@pytest.fixture
+def service(app):
+    """The loopback push service (tests/fixtures/push_service.py), the only one this app may post to;
+    retries come 100 times sooner."""
+    service = PushService()
+    app.config.update(PUSH_SERVICES=service.origin, PUSH_BACKOFF_SCALE=0.01)
+    yield service
+    assert app.extensions["push"].wait_idle()
+    service.close()
 
 
 @pytest.fixture

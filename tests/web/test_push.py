@@ -13,46 +13,10 @@ from services.models import PushSubscription, Ticket, utcnow
 from services.night_snapshot import read_night
 from tests.conftest import csrf_token
 from tests.fixtures.phones import phone_of
-from tests.fixtures.push_service import Phone, PushService
+from tests.fixtures.push_service import Phone, messages, subscribe, subscribed
 from tests.fixtures.roster import bust_out, host_action, seated_night, settle_night
 from tests.fixtures.rows import member
 from wiring.extensions import db
-
-
-@pytest.fixture
-def service(app):
-    """The loopback push service, the only one this app may post to; retries come 100 times sooner."""
-    service = PushService()
-    app.config.update(PUSH_SERVICES=service.origin, PUSH_BACKOFF_SCALE=0.01)
-    yield service
-    assert app.extensions["push"].wait_idle()
-    service.close()
-
-
-def subscribe(client, subscription, token=None):
-    token = token or csrf_token(client, "/login")
-    return client.post("/me/push", data=json.dumps(subscription), content_type="application/json",
-                       headers={"X-CSRFToken": token})
-
-
-def subscribed(app, night, service, *names):
-    """Each named player's phone, subscribed: {name: its Phone}."""
-    phones = {}
-    for name in names:
-        phones[name] = service.phone(name.replace(" ", "-"))
-        assert subscribe(phone_of(app, member(name)), phones[name].subscription()).status_code == 201
-    return phones
-
-
-def messages(service, phones, count):
-    """The first `count` messages the service received, decrypted by the phone they were for: {name: [..]}."""
-    by_path = {phone.endpoint.removeprefix(service.origin): name for name, phone in phones.items()}
-    read = {}
-    for path, headers, body, _ in service.wait_for(count)[:count]:
-        assert headers["Content-Encoding"] == "aes128gcm"
-        assert headers["Authorization"].startswith("vapid t=")
-        read.setdefault(by_path[path], []).append(phones[by_path[path]].read(body))
-    return read
 
 
 def move(night, name, seat):
@@ -259,7 +223,7 @@ def test_r_pts_results_and_r_qual_1_ticket(app, night, service):
     settle_night(night)
     entries = {e.member.name: e for e in read_night(night).entries}
     tickets = {t.member_id for t in db.session.scalars(db.select(Ticket))}
-    expected = 3 + len(tickets)
+    expected = 3 + len(tickets) + 3  # results, tickets, and all three in the Shoot-out (R-QUAL-4: fewer than ten)
     read = messages(service, phones, expected)
     label = f"Rose & Crown, {night.date.strftime('%a %d %b')}"
     for name, entry in entries.items():
