@@ -1,0 +1,108 @@
+"""Web Push messages kept in Redis (REDIS_URL): any process sends what any process queued, a message
+due later waits in Redis and survives a restart, two processes never send one message twice, and with
+Redis down the process sends its own (the host's action answers as ever). Redis on 127.0.0.1:6379,
+database 13, a key prefix of each test's own."""
+import datetime as dt
+import time
+import uuid
+
+import pytest
+
+from league.push import Message, penalty_over
+from live.push import Sender
+from services import push
+from services.models import utcnow
+from tests.conftest import login
+from tests.fixtures.host import tap
+from tests.fixtures.push_service import messages, subscribed
+from tests.fixtures.roster import host_action, seated_night
+from tests.fixtures.rows import member
+from tests.web.test_health import closed_port
+from tests.web.test_push import move
+from tests.web.test_push_later import closes_after, closing_body, pre_registered
+from wiring.extensions import db
+
+REDIS = "redis://127.0.0.1:6379/13"
+
+
+@pytest.fixture
+def shared(app, service):
+    """The app's config pointed at Redis with a prefix of this test's own; `shared(**config)` makes a
+    process's Sender (the first becomes the app's). Each one's keys are deleted afterwards."""
+    app.config.update(REDIS_URL=REDIS, PUSH_REDIS_PREFIX=f"test-push-{uuid.uuid4().hex[:8]}")
+    made = []
+
+    def sender(**config):
+        app.config.update(config)
+        one = Sender(app)
+        made.append(one)
+        app.extensions.setdefault("push_first", one)
+        app.extensions["push"] = app.extensions["push_first"]
+        return one
+
+    yield sender
+    for one in made:
+        assert one.wait_idle()
+    if made:
+        made[0].shared.clear()
+
+
+def test_a_move_goes_through_redis_and_is_received(app, night, service, shared):
+    sender = shared()
+    queued = []
+    put = sender.shared.put
+    sender.shared.put = lambda timed: queued.append(len(timed)) or put(timed)
+    seated_night(night, ["Ann", "Bob"])
+    phones = subscribed(app, night, service, "Ann")
+    move(night, "Ann", 9)
+    assert messages(service, phones, 1) == {"Ann": [{"title": "Your seat moved", "url": f"/events/{night.id}",
+                                                     "body": "Please move to Table 1, Seat 9."}]}
+    assert queued == [1]  # through Redis, not this process's own queue
+
+
+def test_r_pen_2_a_message_due_later_waits_in_redis_and_survives_a_restart(app, night, service, shared):
+    web = shared(PUSH_SEND_HERE=False)  # a web process that only queues (and then stops)
+    seated_night(night, ["Ann", "Bob"])
+    phones = subscribed(app, night, service, "Ann")
+    ann = phones["Ann"]
+    with host_action(night, "penalty"):  # a penalty's end, due in a second (R-PEN-2)
+        push.tell(member("Ann").id, penalty_over(f"/events/{night.id}"), due=utcnow() + dt.timedelta(seconds=1))
+    assert web.shared._redis.zcard(web.shared.later) == 1  # in Redis, due later: no process holds it
+    time.sleep(1.3)
+    assert service.received == []  # nobody sends: the web process doesn't, and the sender is down
+    restarted = shared()
+    restarted.serve()  # a sender process starts: it finds the message waiting and sends it
+    path, _, body, _ = service.wait_for(1)[0]
+    assert path.endswith("/push/Ann") and ann.read(body)["title"] == "Penalty over"
+    assert web.shared.due_count() == 0
+
+
+def test_two_processes_never_send_one_message_twice(app, night, service, shared):
+    web = shared(PUSH_SEND_HERE=False)
+    seated_night(night, ["Ann"])
+    phones = subscribed(app, night, service, "Ann")
+    first, second = shared(), shared()
+    first.serve()
+    second.serve()
+    with host_action(night, "notes"):
+        for number in range(40):
+            push.tell(member("Ann").id, Message("Note", f"Message {number}", "/"))
+    received = service.wait_for(40)
+    time.sleep(0.5)  # anything sent twice would have arrived by now
+    bodies = [phones["Ann"].read(body)["body"] for _, _, body, _ in service.received]
+    assert len(received) == 40 and sorted(bodies) == sorted(f"Message {n}" for n in range(40))
+    assert web.shared.due_count() == 0
+
+
+def test_r_late_3_redis_down_the_process_sends_its_own_and_the_host_is_answered(app, client, night, service):
+    app.config.update(REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0", PUSH_REDIS_TIMEOUT_S=0.2)
+    app.extensions["push"] = sender = Sender(app)
+    closes_after(night, 4)
+    pre_registered(night, "Ann")
+    phones = subscribed(app, night, service, "Ann")
+    login(client, "host", "pw-host")
+    assert tap(client, night, "start").status_code == 200  # the host's tap: answered, not a 500
+    assert messages(service, phones, 1)["Ann"][0]["body"] == closing_body(4)
+    assert not sender.shared.up()  # marked down: the next tap doesn't wait for it again
+    assert tap(client, night, "pause").status_code == 200
+    assert db.session.get(type(night), night.id).clock_running_since_ms is None
