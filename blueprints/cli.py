@@ -2,8 +2,10 @@
 same JSON the league's API serves), and export or import a whole league."""
 import json
 import os
+import time
 
 import click
+from flask import current_app
 from flask.cli import AppGroup
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
@@ -289,6 +291,23 @@ def restore_command(file, replace):
 
 
 # --- end of backup and restore -------------------------------------------------------------------
+
+
+@league_cli.command("push-sender")
+def push_sender_command():
+    """Web Push: send the messages every web process queues in Redis (REDIS_URL), until stopped. With
+    SHUFFLEUP_PUSH_SEND_HERE=false on the web processes, this process alone encrypts and posts."""
+    sender = current_app.extensions["push"]
+    if sender.shared is None:
+        raise click.ClickException("The push sender needs REDIS_URL: without it each web process sends its own.")
+    sender.serve()
+    click.echo(f"Sending Web Push messages queued in Redis under {current_app.config['PUSH_REDIS_PREFIX']}:* "
+               "(Ctrl-C stops)")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
 
 
 def init_app(app) -> None:

@@ -2,8 +2,10 @@
 messages to the players' phones (aes128gcm, RFC 8291, through pywebpush).
 
 A service leaves its messages in the session (services.push.tell); once the transaction commits they
-go to an in-process queue, and one small pool of sender threads (greenlets under gunicorn's gevent
-worker) posts them, so a host's tap never waits for a push service. A push service that fails or
+go to a queue (this process's own, or with REDIS_URL the one in Redis: live/push_queue.py), and a small
+pool of sender threads (greenlets under gunicorn's gevent worker) reads each message's phones, encrypts
+and posts, so a host's tap only hands its messages over (tens of microseconds) and never waits for a
+push service. A push service that fails or
 answers 429/5xx is tried again after 1, 2, 4, 8 and 16 seconds; one that answers 404 or 410 has
 forgotten the phone, and so does the server (its subscription is deleted).
 """
@@ -174,8 +176,8 @@ class Sender:
 
     def _headers(self, endpoint: str) -> dict:
         """The VAPID Authorization for the endpoint's push service (RFC 8292), signed once per service
-        and reused until an hour before it expires: a signature per message was a third of the
-        sender's CPU."""
+        and reused until an hour before it expires (a signature per message was one more ES256 signing
+        in the sender's CPU for every phone: about 0.05 ms of its 1-3 ms)."""
         parts = urlsplit(endpoint)
         audience = f"{parts.scheme}://{parts.netloc}"
         now = time.time()

@@ -89,6 +89,13 @@ class Defaults:
     PUSH_SERVICES = None
     PUSH_CONTACT = None
     PUSH_TIMEOUT_S = 10
+    # Who sends (docs/push.md): each process its own messages, or, with REDIS_URL, any process from the
+    # queue in Redis; SHUFFLEUP_PUSH_SEND_HERE=false leaves the sending to `flask league push-sender`, so
+    # the web workers only queue (their requests never share a CPU with the encryption). While Redis is
+    # down every process sends its own whatever this says.
+    PUSH_SEND_HERE = True
+    PUSH_SENDERS = 2
+    PUSH_REDIS_PREFIX = "shuffleup:push"
 
 
 def database_url(url: str) -> str:
