@@ -22,8 +22,13 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+# pywebpush is imported with the app, not by the first message: it brings aiohttp and takes a quarter
+# of a second of CPU to import, which a sender thread would otherwise spend holding the GIL while the
+# host's next request waits (the host action's slowest times in docs/push.md's first figures).
+import requests
 from cryptography.hazmat.primitives import serialization
 from flask import Flask
+from pywebpush import WebPusher
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
@@ -153,7 +158,6 @@ class Sender:
         return True
 
     def _run(self) -> None:
-        import requests
         session = requests.Session()
         while True:
             item = self._take()
@@ -190,8 +194,6 @@ class Sender:
         return dict(cached[1])
 
     def _post(self, target: dict, session) -> None:
-        from pywebpush import WebPusher
-
         from services import push as subscriptions
         from wiring.extensions import db
         status = None
