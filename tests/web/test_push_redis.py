@@ -106,3 +106,8 @@ def test_r_late_3_redis_down_the_process_sends_its_own_and_the_host_is_answered(
     assert not sender.shared.up()  # marked down: the next tap doesn't wait for it again
     assert tap(client, night, "pause").status_code == 200
     assert db.session.get(type(night), night.id).clock_running_since_ms is None
+
+
+def test_the_push_sender_command_needs_redis(runner):
+    result = runner.invoke(args=["league", "push-sender"])
+    assert result.exit_code != 0 and "needs REDIS_URL" in result.output
