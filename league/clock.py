@@ -136,6 +136,16 @@ def _next_item(structure: Structure, index: int) -> NextItem | None:
                     blinds.small_blind, blinds.big_blind, blinds.ante)
 
 
+def _play_at(structure: Structure, starts: tuple[int, ...], index: int, elapsed_ms: int) -> int:
+    """Play time (levels only) at `elapsed_ms` into item `index`: time added to a level is not play until
+    it is used up; overtime on the last level is play (R-LATE-1)."""
+    item = structure[index]
+    if isinstance(item, Break):
+        return starts[index]
+    duration = item.duration_ms
+    return starts[index] + min(max(elapsed_ms, 0), duration) + max(0, elapsed_ms - duration)
+
+
 def view(structure: Structure, state: ClockState, now_ms: int) -> ClockView:
     """The clock as every device shows it at server time `now_ms` (R-CLOCK-1..3, R-LATE-1).
 
@@ -161,9 +171,7 @@ def view(structure: Structure, state: ClockState, now_ms: int) -> ClockView:
             break
         ahead += later.duration_ms
 
-    play_elapsed = play_starts_ms(structure)[index]
-    if not is_break:
-        play_elapsed += min(max(elapsed, 0), duration) + overtime
+    play_elapsed = _play_at(structure, play_starts_ms(structure), index, elapsed)
 
     return ClockView(
         at_ms=now_ms,
@@ -202,22 +210,31 @@ def ms_until_registration_closes(structure: Structure, state: ClockState, now_ms
     """R-LATE-1, R-LATE-3: how long until registration closes, while the clock runs as it stands
     (None: it is closed already, it never closes, or the clock is stopped, so no moment is known).
 
-    The moment is found from view() itself, by halving the interval: registration, once closed,
-    stays closed while the clock runs, so this agrees with every screen to the millisecond. A pause,
+    The moment is found by halving the interval, asking at each step what view() would answer (the
+    same position and play time): registration, once closed, stays closed while the clock runs, so
+    this agrees with every screen to the millisecond. A pause,
     a level skip or time added moves the moment; the caller asks again after each.
     """
-    if state.running_since_ms is None or not registration_open_after(view(structure, state, now_ms),
-                                                                     close_after_minutes):
+    starts, major = play_starts_ms(structure), major_break_index(structure)
+    close_ms = None if close_after_minutes is None else close_after_minutes * MS_PER_MINUTE
+
+    def open_at(at_ms: int) -> bool:  # as view(...).registration_open, with the setting, computes it
+        index, elapsed = _now_position(structure, state, at_ms)
+        if close_ms is None:
+            return major is None or index < major
+        return _play_at(structure, starts, index, elapsed) < close_ms
+
+    if state.running_since_ms is None or not open_at(now_ms):
         return None
     # No later than the whole structure, the most time a host can add, and the play the setting
     # names (play keeps counting in overtime) from now.
-    latest = sum(item.duration_ms for item in structure) + MAX_ADDED_MS + (close_after_minutes or 0) * MS_PER_MINUTE
-    if registration_open_after(view(structure, state, now_ms + latest), close_after_minutes):
+    latest = sum(item.duration_ms for item in structure) + MAX_ADDED_MS + (close_ms or 0)
+    if open_at(now_ms + latest):
         return None  # no major break ahead and no minutes set: it stays open all night
     open_ms, closed_ms = 0, latest
     while closed_ms - open_ms > 1:
         middle = (open_ms + closed_ms) // 2
-        if registration_open_after(view(structure, state, now_ms + middle), close_after_minutes):
+        if open_at(now_ms + middle):
             open_ms = middle
         else:
             closed_ms = middle

@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives import serialization
 from flask import Flask
 from pywebpush import WebPusher
 from sqlalchemy import event as sa_event
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from live.push_queue import RedisQueue
@@ -238,14 +239,27 @@ def targets_of(item: dict) -> list[dict]:
         rows = [(s.member_id, s.endpoint, s.p256dh, s.auth) for s in phones]
         db.session.rollback()
         if item.get("once"):
-            kind, ref = item["once"]
-            told = {member_id for member_id in sorted({row[0] for row in rows})
-                    if subscriptions.claim_once(member_id, kind, ref)}
+            members = sorted({row[0] for row in rows})
+            told = {member_id for member_id in members if _first_to_tell(member_id, item["once"])}
             rows = [row for row in rows if row[0] in told]
     finally:
         db.session.rollback()
     return [{"endpoint": endpoint, "p256dh": p256dh, "auth": auth, "message": message, "tries": 0}
             for _, endpoint, p256dh, auth in rows]
+
+
+def _first_to_tell(member_id: int, once: list) -> bool:
+    """R-LATE-3, R-QUAL-4: this sender tells the member a once-only message: its row committed, in a
+    transaction of its own (a sender, or a process, that finds the row there already tells nobody)."""
+    from services import push as subscriptions
+    from wiring.extensions import db
+    try:
+        subscriptions.note_told(member_id, *once)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    return True
 
 
 def still_true(check: list) -> bool:

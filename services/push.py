@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy.exc import IntegrityError
-
 from league import push as push_rules
 from league.finals import month_label
 from league.push import Message
@@ -65,7 +63,7 @@ def tell(member_id: int | None, message: Message, *, due: dt.datetime | None = N
     (a refused or rolled-back action tells nobody). `due` (UTC): not before then; `unless_changed`: a
     fact the sender checks again at that time (live.push.still_true) so a penalty ended early or
     extended meanwhile is not announced twice or too soon; `once`: (kind, ref) a member is told only
-    once ever (claim_once)."""
+    once ever (note_told)."""
     if member_id is None:
         return
     _leave({"member": member_id, "message": message.payload(),
@@ -77,16 +75,12 @@ def _leave(item: dict) -> None:
     db.session.info.setdefault(OUTBOX, []).append(item)
 
 
-def claim_once(member_id: int, kind: str, ref: str) -> bool:
-    """R-LATE-3, R-QUAL-4: whether this member may be told (kind, ref) now: True once, for whichever
-    sender claims it first (the row is committed here, in the sender's own transaction)."""
-    try:
-        db.session.add(PushSent(member_id=member_id, kind=kind, ref=ref))
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        return False
-    return True
+def note_told(member_id: int, kind: str, ref: str) -> None:
+    """R-LATE-3, R-QUAL-4: the member is being told (kind, ref), a message they get once only. Raises
+    IntegrityError (at this flush, or the commit) when they were told it already: of two senders, the
+    one whose row commits first tells them; the caller commits each on its own."""
+    db.session.add(PushSent(member_id=member_id, kind=kind, ref=ref))
+    db.session.flush()
 
 
 def audience(item: dict) -> list[int]:

@@ -521,3 +521,20 @@ def test_r_late_1_the_nights_minutes_of_play_close_it_breaks_not_counted():
 def test_r_late_1_no_major_break_and_no_minutes_never_closes():
     structure = (Level(20, 25, 50), Break(5), Level(20, 50, 100))
     assert clock.ms_until_registration_closes(structure, started_at(structure=structure), T0) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(TEMPLATES)), st.integers(0, 6 * 60 * MIN), st.integers(-30 * MIN, 30 * MIN),
+       st.one_of(st.none(), st.integers(1, 240)))
+def test_r_late_3_property_the_moment_agrees_with_every_screen(key, at, delta, minutes):
+    structure = TEMPLATES[key][1]
+    state = adjust(structure, started_at(structure=structure), T0 + at, delta)  # time added or taken
+    now = T0 + at
+    closes_in = clock.ms_until_registration_closes(structure, state, now, minutes)
+
+    def open_at(ms):
+        return clock.registration_open_after(view(structure, state, ms), minutes)
+    if closes_in is None:  # closed already, or open all night
+        assert not open_at(now) or open_at(now + 24 * 60 * MIN)
+    else:
+        assert closes_in > 0 and open_at(now + closes_in - 1) and not open_at(now + closes_in)
