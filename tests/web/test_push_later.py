@@ -5,6 +5,8 @@ those a night puts in)."""
 import datetime as dt
 import time
 
+import pytest
+
 from live.push import still_true
 from services import checkin, prereg
 from services.clocks import now_ms
@@ -66,6 +68,7 @@ def told(service, app, seconds=0.0):
     return list(service.received)
 
 
+@pytest.mark.both_databases("told once rests on push_sent's unique row, refused by each database's own constraint")
 def test_r_late_3_told_once_a_night_across_pause_and_resume(app, client, night, service):
     closes_after(night, 11)
     check_in_players(night, ["Cat"])
