@@ -86,6 +86,7 @@ class Sender:
         self._order = itertools.count()
         self._cv = threading.Condition()
         self._pid: int | None = None
+        self._pumping = False
         self._idle = threading.Condition(self._cv)
         self._busy = 0
         self._vapid_headers: dict[str, tuple[float, dict]] = {}
@@ -102,27 +103,31 @@ class Sender:
         timed = [(item, at if at is not None else (item.get("due") or 0.0)) for item in items]
         if self.shared is not None and self.shared.put(timed):
             if self.app.config.get("PUSH_SEND_HERE", True):
-                self._start()  # this process's pump takes its share of them
+                with self._cv:
+                    self._start(pump=True)  # this process's pump takes its share of them
             return
         with self._cv:
-            self._start()
+            self._start(pump=self.app.config.get("PUSH_SEND_HERE", True))
             for item, when in timed:
                 heapq.heappush(self._heap, (when, next(self._order), item))
             self._cv.notify(len(timed))
 
     def serve(self) -> None:
-        """Send from this process from now on (a sender process's `flask league push-sender`, or a
-        web process once it has anything to send)."""
-        self._start()
+        """Send from this process from now on, what any process queued in Redis too (a sender process's
+        `flask league push-sender`)."""
+        with self._cv:
+            self._start(pump=True)
 
-    def _start(self) -> None:
-        # Threads don't survive a fork: each process (gunicorn worker) starts its own on first use.
-        if self._pid == os.getpid():
-            return
-        self._pid = os.getpid()
-        for number in range(self.app.config.get("PUSH_SENDERS", SENDERS)):
-            threading.Thread(target=self._run, name=f"push-sender-{number}", daemon=True).start()
-        if self.shared is not None:
+    def _start(self, pump: bool) -> None:
+        # Called holding self._cv. Threads don't survive a fork: each process (gunicorn worker) starts its
+        # own on first use; the pump only where this process sends for others too (a web process with
+        # PUSH_SEND_HERE off sends only its own, and only while Redis is down).
+        if self._pid != os.getpid():
+            self._pid, self._pumping = os.getpid(), False
+            for number in range(self.app.config.get("PUSH_SENDERS", SENDERS)):
+                threading.Thread(target=self._run, name=f"push-sender-{number}", daemon=True).start()
+        if pump and self.shared is not None and not self._pumping:
+            self._pumping = True
             threading.Thread(target=self._pump, name="push-pump", daemon=True).start()
 
     def _pump(self) -> None:

@@ -54,8 +54,9 @@ VERSION = 1
 # (a link made here means nothing on another, and a set-up link belongs to no league).
 SERVER_TABLES: frozenset[str] = frozenset({"login_links", "request_keys"})
 # A league's rows that stay on this server: a phone's push subscription is addressed to this server's
-# VAPID key, and another server's key can send it nothing. Removed with the league, never in its file.
-NOT_CARRIED: frozenset[str] = frozenset({"push_subscriptions"})
+# VAPID key, and another server's key can send it nothing; what this server's pushes told once only
+# (push_sent) is news to no other. Removed with the league, never in its file.
+NOT_CARRIED: frozenset[str] = frozenset({"push_subscriptions", "push_sent"})
 BATCH = 5_000  # rows read or written at once
 # What a file may bring, bounded before it is parsed or stored: a line (one row) of at most a MiB (a
 # league's longest, a night's journal entry, is a few KiB), JSON nested at most 32 deep (a journal
