@@ -7,8 +7,9 @@ import time
 
 import pytest
 
+from league.structures import Break, Level
 from live.push import still_true
-from services import checkin, prereg
+from services import checkin, clocks, prereg
 from services.clocks import now_ms
 from services.models import Event, Member, PushSent
 from tests.conftest import login
@@ -143,6 +144,19 @@ def test_r_late_3_no_message_once_registration_has_closed(app, client, night, se
     assert tap(client, night, "start").status_code == 200
     assert tap(client, night, "jump", index="3").status_code == 200  # past 11 minutes of play: closed
     assert told(service, app) == []
+
+
+def test_r_late_3_a_new_structure_moves_the_moment(app, client, night, service):
+    pre_registered(night, "Ann")
+    phones = subscribed(app, night, service, "Ann")
+    login(client, "host", "pw-host")
+    assert tap(client, night, "start").status_code == 200
+    assert told(service, app) == []  # the nightly's major break is an hour of play away
+    # R-CLOCK-1: the host edits the structure: the major break now comes after ten minutes of play
+    shorter = (Level(5, 25, 50), Level(5, 50, 100), Break(15, "Major break", major=True), Level(20, 100, 200))
+    clocks.set_structure(night, shorter, night.clock_version)
+    db.session.commit()
+    assert messages(service, phones, 1)["Ann"][0]["body"] == closing_body(10)
 
 
 def second_night(night):

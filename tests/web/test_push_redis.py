@@ -94,8 +94,11 @@ def test_two_processes_never_send_one_message_twice(app, night, service, shared)
     assert web.shared.due_count() == 0
 
 
-def test_r_late_3_redis_down_the_process_sends_its_own_and_the_host_is_answered(app, client, night, service):
-    app.config.update(REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0", PUSH_REDIS_TIMEOUT_S=0.2)
+@pytest.mark.parametrize("send_here", [True, False])  # a web process that leaves the sending to others, too
+def test_r_late_3_redis_down_the_process_sends_its_own_and_the_host_is_answered(app, client, night, service,
+                                                                              send_here):
+    app.config.update(REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0", PUSH_REDIS_TIMEOUT_S=0.2,
+                      PUSH_SEND_HERE=send_here)
     app.extensions["push"] = sender = Sender(app)
     closes_after(night, 4)
     pre_registered(night, "Ann")
