@@ -101,7 +101,7 @@ def schedule_registration_closing(event: Event) -> None:
     time added, a new structure), the "registration closes in 10 minutes" message is scheduled again
     for the moment the clock now gives; the sender checks that moment is unchanged when it comes (so a
     message superseded by a later change is dropped), and tells each member once a night."""
-    from services.clocks import registration_closes_in_ms
+    from services.clocks import registration_closes_in_ms  # services.clocks calls this module
     closes_in = registration_closes_in_ms(event)
     warning = push_rules.registration_warning(closes_in)
     if warning is None or closes_in is None:

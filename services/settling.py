@@ -33,7 +33,8 @@ def settle(night: NightSnapshot, journal: Journal) -> None:
     if (problem := settle_problem(night)) is not None:
         raise Refused(problem)
     event, entries = night.event, night.entries
-    shootout_before = push.shootout_ids(event)  # R-QUAL-4: who is told they made it is who this night put in
+    # R-QUAL-4: who is told they made the Shoot-out is who this night put in (a night of points only)
+    shootout_before = push.shootout_ids(event) if awards_points(event) else None
     playing = [e for e in entries if e.status == EntryStatus.PLAYING]
     journal.touch(event)
     for entry in entries:
@@ -58,8 +59,9 @@ def settle(night: NightSnapshot, journal: Journal) -> None:
                       "(Undo takes back the last action), then settle again.") from None
     # The players' phones hear once it is committed (a night settled the first time: its tickets are new).
     push.tell_results(event, entries, [t for t in tickets if t.event_id == event.id])
-    db.session.flush()
-    push.tell_shootout(event, shootout_before)
+    if shootout_before is not None:
+        db.session.flush()
+        push.tell_shootout(event, shootout_before)
 
 
 def settle_problem(night: NightSnapshot) -> str | None:
