@@ -7,6 +7,7 @@ real roster forms, and optionally N player phones holding the clock's server-sen
     python tests/bench/night_load.py                     # 200 players, 500 phones on the clock stream
     python tests/bench/night_load.py --phones 0          # the host alone
     python tests/bench/night_load.py --profile /tmp/prof # + cProfile and SQL counts per action kind
+    python tests/bench/night_load.py --phones 0 --push   # every player's phone subscribed to Web Push
     python tests/bench/night_load.py --help
 
 The night, every step a form the host's phone really sends (POST /host/events/<id>/players with
@@ -1097,6 +1098,25 @@ def tree() -> dict:
     return {"head": head, "changed": [line[3:] for line in dirty if line.strip()]}
 
 
+def subscribe_everyone(url: str):
+    """--push: a push service on loopback (tests/fixtures/push_service.py) and every member's phone
+    subscribed to it, so each move, break, final table, penalty and settle sends real Web Push
+    messages (encrypted and signed by the server) while the host's actions are timed."""
+    from app import create_app
+    from services.models import Member, PushSubscription
+    from tests.fixtures.push_service import PushService
+    from wiring.extensions import db
+    service = PushService()
+    keys = service.phone("any").subscription()["keys"]
+    app = create_app({"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        for member_id in db.session.scalars(db.select(Member.id)):
+            db.session.add(PushSubscription(member_id=member_id, endpoint=f"{service.origin}/push/{member_id}",
+                                            p256dh=keys["p256dh"], auth=keys["auth"]))
+        db.session.commit()
+    return service
+
+
 def run(opts) -> dict:
     """Seed, serve, connect the phones, drive the night; returns the figures (progress on stderr)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -1122,6 +1142,9 @@ def run(opts) -> dict:
                                                     project=str(ROOT / "gunicorn.conf.py")))
                 extra = ["-c", str(conf)]
             env = clock_load.server_env(url, None)
+            if opts.push:  # every player's phone subscribed to a push service on loopback
+                push_service = subscribe_everyone(url)
+                env["SHUFFLEUP_PUSH_SERVICES"] = push_service.origin
             if opts.seat_seed is not None:
                 env["SHUFFLEUP_SEAT_RNG_SEED"] = str(opts.seat_seed)
             server = clock_load.Server(env, opts.workers, opts.port or clock_load.free_port(),
@@ -1176,6 +1199,10 @@ def run(opts) -> dict:
                 stats["versions_made"] = len(night.sent)
                 results["phones_stats"] = stats
                 phones = None
+            if opts.push:
+                time.sleep(2)  # the last messages (the settles' results) reach the push service
+                results["push_messages_received"] = len(push_service.received)
+                push_service.close()
             server.stop()
             if opts.profile or opts.server_times:
                 results["profile"] = profile_summary(out_dir, opts.profile_top)
@@ -1338,6 +1365,8 @@ def parse_args(argv=None):
                                                                    "by cumulative time per kind")
     parser.add_argument("--json", metavar="FILE", help="also write the figures (every sample) as JSON")
     parser.add_argument("--keep", action="store_true", help="keep the temp dir (database, gunicorn.log)")
+    parser.add_argument("--push", action="store_true", help="every player's phone subscribed to Web Push (a push "
+                        "service on loopback): the host's actions timed while the server sends")
     opts = parser.parse_args(argv)
     if opts.players < 2 or opts.late < 0 or opts.phones < 0 or opts.max_seats < 2:
         parser.error("players ≥ 2, late ≥ 0, phones ≥ 0, max seats ≥ 2")
