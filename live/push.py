@@ -242,11 +242,15 @@ def targets_of(item: dict) -> list[dict]:
             return []
         phones = subscriptions.subscriptions_of(subscriptions.audience(item))
         rows = [(s.member_id, s.endpoint, s.p256dh, s.auth) for s in phones]
-        db.session.rollback()
         if item.get("once"):
-            members = sorted({row[0] for row in rows})
-            told = {member_id for member_id in members if _first_to_tell(member_id, item["once"])}
+            members = {row[0] for row in rows}
+            # Read first: a member told already costs no write (on SQLite, every write waits its turn
+            # with the host's actions), and only the rest are claimed, one transaction each.
+            members -= subscriptions.already_told(members, *item["once"])
+            db.session.rollback()
+            told = {member_id for member_id in sorted(members) if _first_to_tell(member_id, item["once"])}
             rows = [row for row in rows if row[0] in told]
+        db.session.rollback()
     finally:
         db.session.rollback()
     return [{"endpoint": endpoint, "p256dh": p256dh, "auth": auth, "message": message, "tries": 0}

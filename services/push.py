@@ -83,6 +83,15 @@ def note_told(member_id: int, kind: str, ref: str) -> None:
     db.session.flush()
 
 
+def already_told(member_ids: list[int] | set[int], kind: str, ref: str) -> set[int]:
+    """R-LATE-3, R-QUAL-4: which of these members were told (kind, ref) already (one read: the senders
+    and the settle skip them without trying a write that would only be refused)."""
+    if not member_ids:
+        return set()
+    return set(db.session.scalars(db.select(PushSent.member_id).where(
+        PushSent.kind == kind, PushSent.ref == ref, PushSent.member_id.in_(sorted(member_ids)))))
+
+
 def audience(item: dict) -> list[int]:
     """The members a message is for: its one member, or, for the registration-closing message, the
     night's pre-registered players not yet arrived, read when it is sent (R-LATE-3: whoever arrived or
@@ -154,7 +163,9 @@ def tell_shootout(event: Event, before: set[int]) -> None:
     already in are not told every night) hear so, once a month each."""
     url = path_for("play.month_qualifiers", slug=event.league.slug, month=event.month)
     message = push_rules.shootout_made(month_label(event.month), url)
-    for member_id in sorted(push_rules.newly_qualified(before, shootout_ids(event))):
+    newly_in = push_rules.newly_qualified(before, shootout_ids(event))
+    # A night settled again (after an undo) puts the same players in again: told once a month is enough.
+    for member_id in sorted(newly_in - already_told(newly_in, "shootout", event.month)):
         tell(member_id, message, once=("shootout", event.month))
 
 
