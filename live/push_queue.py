@@ -50,6 +50,7 @@ class RedisQueue:
         self._claim = self._redis.register_script(_CLAIM)
         self._retry_s = retry_s
         self._down_until = 0.0
+        self._down = False
         self._lock = threading.Lock()
 
     @classmethod
@@ -67,8 +68,15 @@ class RedisQueue:
 
     def _failed(self, what: str) -> None:
         with self._lock:
+            first, self._down = not self._down, True
             self._down_until = time.time() + self._retry_s
-        log.warning("push: Redis unreachable (%s): sending from this process", what, exc_info=True)
+        if first:  # once an outage, not at every retry
+            log.warning("push: Redis unreachable (%s): sending from this process", what, exc_info=True)
+
+    def _reached(self) -> None:
+        if self._down:
+            self._down = False
+            log.info("push: Redis reachable again: queueing there")
 
     def put(self, timed: list[tuple[dict, float]]) -> bool:
         """Queue (message, due at) pairs in one round trip; False (nothing queued) when Redis is down."""
@@ -89,6 +97,7 @@ class RedisQueue:
         except redis.RedisError:
             self._failed("queueing")
             return False
+        self._reached()
         return True
 
     def claim(self, timeout_s: float = 1.0) -> dict | None:
@@ -101,6 +110,7 @@ class RedisQueue:
             try:
                 if self.up():
                     text = self._claim(keys=[self.later, self.ready], args=[time.time(), MOVE_AT_ONCE])
+                    self._reached()
             except redis.RedisError:
                 self._failed("claiming")
                 text = None
