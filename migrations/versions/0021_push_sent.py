@@ -1,13 +1,13 @@
 """push sent: the messages a member is told once only (registration closing, once a night; a Top-10
 Shoot-out place, once a month), claimed as each is sent
 
-Revision ID: 0022
+Revision ID: 0021
 Revises: 0020
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0022'
+revision = '0021'
 down_revision = '0020'
 branch_labels = None
 depends_on = None
