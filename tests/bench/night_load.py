@@ -1147,6 +1147,10 @@ def run(opts) -> dict:
                 env["SHUFFLEUP_PUSH_SERVICES"] = push_service.origin
             if opts.seat_seed is not None:
                 env["SHUFFLEUP_SEAT_RNG_SEED"] = str(opts.seat_seed)
+            # Every phone here comes from one address, faster than a pub's door: the night's load is what
+            # is measured, not the anonymous limits (tests/web/test_limits.py holds those).
+            for limit in ("CHECK_IN_RATE_LIMIT", "CHECK_IN_LINK_RATE_LIMIT", "LOGIN_RATE_LIMIT"):
+                env[f"SHUFFLEUP_{limit}"] = "100000 per minute"
             server = clock_load.Server(env, opts.workers, opts.port or clock_load.free_port(),
                                        workdir / "gunicorn.log", extra)
             results["boot_s"] = round(server.start(), 2)
