@@ -818,51 +818,36 @@ class Night:
         self.pause()
         return panel.first("end")
 
-    def own_vote(self, name: str, yes: bool) -> None:
-        """R-PAY-2: a player who checked in on their own phone votes on it (GET and POST /events/<id>/deal,
-        answered 303 to the ballot)."""
-        phone = Browser(self.port, {"shuffleup_member": self.phones[name]}, timeout=self.opts.timeout)
-        url = f"/events/{self.event_id}/deal"
+    def _vote(self, browser: Browser, url: str, page_kind: str, vote_kind: str, yes: bool) -> None:
+        """R-PAY-2: open a ballot (GET `url`) and tap Yes or No on it (POST, answered 303)."""
         players_in = len(self.page.playing())
-        page = phone.fetch("GET", url, headers={"X-Bench-Kind": "deal ballot (own phone, GET)"})
+        page = browser.fetch("GET", url, headers={"X-Bench-Kind": page_kind})
         ok = page.status == 200 and 'name="vote"' in page.text
-        self._sample("deal ballot (own phone, GET)", page, players_in, op="get", ok=ok)
+        self._sample(page_kind, page, players_in, op="get", ok=ok)
         if not ok:
-            self.failures.append({"kind": "deal ballot (own phone, GET)", "op": "get", "problem": f"status {page.status}"})
+            self.failures.append({"kind": page_kind, "op": "get", "problem": f"status {page.status}"})
             return
-        reply = phone.fetch("POST", url, {"csrf_token": csrf_token(page.text), "vote": "yes" if yes else "no"},
-                            {"X-Bench-Kind": "deal vote (own phone)"})
+        reply = browser.fetch("POST", url, {"csrf_token": csrf_token(page.text), "vote": "yes" if yes else "no"},
+                              {"X-Bench-Kind": vote_kind})
         ok = reply.status == 303
-        self._sample("deal vote (own phone)", reply, players_in, op="vote", ok=ok)
+        self._sample(vote_kind, reply, players_in, op="vote", ok=ok)
         if not ok:
-            self.failures.append({"kind": "deal vote (own phone)", "op": "vote",
-                                  "problem": f"status {reply.status}: {reply.text[:200]}"})
+            self.failures.append({"kind": vote_kind, "op": "vote", "problem": f"status {reply.status}: {reply.text[:200]}"})
         else:
             self.bumped(reply.sent)  # the vote takes the event's lock: its version moves on
         self.pause()
 
+    def own_vote(self, name: str, yes: bool) -> None:
+        """R-PAY-2: a player who checked in on their own phone votes on it (/events/<id>/deal)."""
+        phone = Browser(self.port, {"shuffleup_member": self.phones[name]}, timeout=self.opts.timeout)
+        self._vote(phone, f"/events/{self.event_id}/deal", "deal ballot (own phone, GET)", "deal vote (own phone)", yes)
+
     def ballot_vote(self, entry: str, yes: bool) -> None:
-        """R-PAY-2, pass the phone: the host's phone opens the player's private ballot (GET), the player
-        taps Yes or No (POST …/ballot/<entry>, answered 303 to the "vote is in" screen)."""
-        url = f"/host/events/{self.event_id}/ballot/{entry}"
-        players_in = len(self.page.playing())
-        page = self.host.fetch("GET", url, headers={"X-Bench-Kind": "ballot page (GET)"})
-        ok = page.status == 200 and 'name="vote"' in page.text
-        self._sample("ballot page (GET)", page, players_in, op="get", ok=ok)
-        if not ok:
-            self.failures.append({"kind": "ballot page (GET)", "op": "get", "problem": f"status {page.status}"})
-            return
-        reply = self.host.fetch("POST", url, {"csrf_token": csrf_token(page.text), "vote": "yes" if yes else "no"},
-                                {"X-Bench-Kind": "ballot vote (passed phone)"})
-        ok = reply.status == 303
-        self._sample("ballot vote (passed phone)", reply, players_in, op="vote", ok=ok)
-        if not ok:
-            self.failures.append({"kind": "ballot vote (passed phone)", "op": "vote",
-                                  "problem": f"status {reply.status}: {reply.text[:200]}"})
-        else:
-            self.bumped(reply.sent)  # the vote takes the event's lock: its version moves on
+        """R-PAY-2, pass the phone: the host's phone opens the player's private ballot, the player taps Yes
+        or No (…/ballot/<entry>, answered 303 to the "vote is in" screen)."""
+        self._vote(self.host, f"/host/events/{self.event_id}/ballot/{entry}", "ballot page (GET)",
+                   "ballot vote (passed phone)", yes)
         self.actions += 1
-        self.pause()
 
     def clock_start(self) -> None:
         current = clock_load.clock_json(f"http://127.0.0.1:{self.port}", self.event_id)["version"]
