@@ -279,7 +279,7 @@ def still_true(check: list) -> bool:
     from wiring.extensions import db
     kind, *facts = check
     if kind == "registration":
-        from services.push import registration_still_closing_at
+        from services.clocks import registration_still_closing_at
         return registration_still_closing_at(facts[0], facts[1])
     if kind == "penalty":
         penalty = db.session.get(Penalty, facts[0])

@@ -234,7 +234,7 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
     if log is not None:
         log.record()
     if action not in ("shot", "shot_off"):  # R-LATE-3: the moment registration closes may have moved
-        push.schedule_registration_closing(event)
+        push.schedule_registration_closing(event, registration_closes_in_ms(event))
     return new
 
 
@@ -262,7 +262,8 @@ def set_structure(event: Event, structure: structures.Structure, seen_version: i
     if changed.rowcount != 1:
         raise StaleClock()
     db.session.expire(event)
-    push.schedule_registration_closing(event)  # R-LATE-3: a new structure moves when registration closes
+    # R-LATE-3: a new structure moves when registration closes
+    push.schedule_registration_closing(event, registration_closes_in_ms(event))
 
 
 def touch(event: Event) -> None:
@@ -311,3 +312,16 @@ def registration_closes_in_ms(event: Event) -> int | None:
     return clock.ms_until_registration_closes(structure_of(event), state_of(event), now_ms(),
                                               close_after_minutes(event))
 
+
+
+CLOSING_TOLERANCE_MS = 1000  # the moment is computed again from the same stored clock: only rounding differs
+
+
+def registration_still_closing_at(event_id: int, closes_at_ms: int) -> bool:
+    """R-LATE-1: the night's registration still closes at that moment (its clock was not paused, skipped
+    or edited since the push message was scheduled: each of those scheduled a new one)."""
+    event = db.session.get(Event, event_id)
+    if event is None or event.status in (EventStatus.SETTLED, EventStatus.CANCELLED):
+        return False
+    closes_in = registration_closes_in_ms(event)
+    return closes_in is not None and abs(now_ms() + closes_in - closes_at_ms) <= CLOSING_TOLERANCE_MS

@@ -8,7 +8,7 @@ from league import push as push_rules
 from league.finals import month_label
 from league.push import Message
 from league.qualify import shootout_qualifiers
-from league.statuses import PRE_REGISTERED, EventStatus
+from league.statuses import PRE_REGISTERED
 from services import Refused
 from services.models import Entry, Event, PushSent, PushSubscription, utcnow
 from wiring.extensions import db
@@ -105,13 +105,12 @@ def audience(item: dict) -> list[int]:
         Entry.event_id == event_id, Entry.status.in_(PRE_REGISTERED)).order_by(Entry.member_id)))
 
 
-def schedule_registration_closing(event: Event) -> None:
+def schedule_registration_closing(event: Event, closes_in: int | None) -> None:
     """R-LATE-1, R-LATE-3: after any change to the night's clock (a start, pause, resume, level skip,
     time added, a new structure), the "registration closes in 10 minutes" message is scheduled again
     for the moment the clock now gives; the sender checks that moment is unchanged when it comes (so a
-    message superseded by a later change is dropped), and tells each member once a night."""
-    from services.clocks import registration_closes_in_ms  # services.clocks calls this module
-    closes_in = registration_closes_in_ms(event)
+    message superseded by a later change is dropped), and tells each member once a night. `closes_in`:
+    services.clocks.registration_closes_in_ms, from the clock that calls this."""
     warning = push_rules.registration_warning(closes_in)
     if warning is None or closes_in is None:
         return
@@ -136,20 +135,6 @@ def compose(item: dict) -> dict[str, str] | None:
     if kind != "registration_closing" or event is None:
         return None
     return push_rules.registration_closing(event.venue.name, minutes, night_url(event.id)).payload()
-
-
-def registration_still_closing_at(event_id: int, closes_at_ms: int) -> bool:
-    """R-LATE-1: the night's registration still closes at that moment (its clock was not paused, skipped
-    or edited since the message was scheduled: each of those scheduled a new one)."""
-    from services.clocks import now_ms, registration_closes_in_ms
-    event = db.session.get(Event, event_id)
-    if event is None or event.status in (EventStatus.SETTLED, EventStatus.CANCELLED):
-        return False
-    closes_in = registration_closes_in_ms(event)
-    return closes_in is not None and abs(now_ms() + closes_in - closes_at_ms) <= CLOSING_TOLERANCE_MS
-
-
-CLOSING_TOLERANCE_MS = 1000  # the moment is computed again from the same stored clock: only rounding differs
 
 
 def shootout_ids(event: Event) -> set[int]:
