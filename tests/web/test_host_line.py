@@ -272,7 +272,11 @@ def test_r_clock_3_a_tap_over_the_line_answers_the_phones_message_and_reaches_ev
         # the line stays open: the next taps come over it too, each with the version it saw
         assert tap(line, harry, "pause", 1)["status"] == 200
         assert tap(line, harry, "jump", 2, index="3")["status"] == 200
-        assert [phone.message()[0] for phone in phones] == [2, 2] and [phone.message()[0] for phone in phones] == [3, 3]
+        for phone in phones:  # each hears both, in order; a phone behind may be sent only the newest
+            heard = [phone.message()[0]]
+            while heard[-1] < 3:
+                heard.append(phone.message()[0])
+            assert heard in ([2, 3], [3]), heard
         assert stored(night)["clock_index"] == 2 and stored(night)["clock_version"] == 3
     finally:
         for phone in phones:
