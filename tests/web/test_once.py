@@ -305,9 +305,9 @@ def test_two_requests_without_a_key_at_the_same_moment_make_one_row_and_no_500(a
     answers = at_once(*(lambda phone=phone: phone.post(path, headers=HTMX, data=form) for phone in (client, twin)))
     codes = sorted(a.status_code for a in answers)
     assert codes[0] == 200 and codes[1] in (200, 409, 422), codes
-    if codes[1] == 409:
-        assert "was just saved by another tap" in answers[[a.status_code for a in answers].index(409)].get_data(
-            as_text=True)
+    if codes[1] == 409:  # the database's "only one", or the rule's own refusal when the first was in first
+        said = answers[[a.status_code for a in answers].index(409)].get_data(as_text=True)
+        assert "was just saved by another tap" in said or "already merged" in said, said[:400]
     assert state() != before
     if action in ("merge", "ban"):
         assert state() == 1
