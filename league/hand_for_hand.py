@@ -10,10 +10,13 @@ levels as time removed always does (RP4-C/D); players out in one hand share, eve
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Mapping
+from fractions import Fraction
 
 from league import clock
 from league.finishing import Hand
 from league.numbers import is_whole
+from league.payouts import share_tied_prizes
+from league.points import rank_by_chips, round_half_up
 from league.structures import MS_PER_MINUTE, Structure
 
 DEFAULT_MINUTES = 2  # R-HFH-2: RP4-C's two minutes a hand
@@ -120,7 +123,8 @@ def hand_positions(players_left: int, busted: Collection[Hashable]) -> dict[Hash
         raise ValueError("Tap the players who are out.")
     if len(out) >= left:
         raise ValueError("Someone has to win: leave at least one player in.")
-    return dict.fromkeys(out, left - len(out) + 1)
+    # As services.places places them: one shared hand (equal stacks) ranked by R-PTS-6's own rule.
+    return rank_by_chips(shared_hand(out).stacks, best_position=left - len(out) + 1)
 
 
 def covered(position: int, sharing: int) -> range:
@@ -134,9 +138,8 @@ def shares(position: int, sharing: int, points: Mapping[int, int], prizes: list[
     prizes (`prizes` 1st first, positions beyond it paying 0) split evenly in whole dollars, the odd
     dollars one each to the first players (as payouts.share_tied_prizes). 11th and 12th sharing
     points 75 and 75, prizes $40 and $0: 75 points and $20 each."""
-    spots = covered(position, sharing)
-    total = sum(points[p] for p in spots)
-    mean_points = (2 * total + sharing) // (2 * sharing)  # half up, in whole numbers
-    money = sum(prizes[p - 1] for p in spots if p <= len(prizes))
-    each, odd = divmod(money, sharing)
-    return mean_points, [each + (1 if i < odd else 0) for i in range(sharing)]
+    mean_points = round_half_up(Fraction(sum(points[p] for p in covered(position, sharing)), sharing))
+    # The sharers after one player at each better position: R-PTS-6's split of the prizes they cover.
+    order = {("above", p): p for p in range(1, position)} | {i: position for i in range(sharing)}
+    split = share_tied_prizes(prizes, order)
+    return mean_points, [split[i] for i in range(sharing)]

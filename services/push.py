@@ -9,7 +9,6 @@ from league.finals import month_label
 from league.push import Message
 from league.qualify import shootout_qualifiers
 from league.statuses import PRE_REGISTERED
-from services import Refused
 from services.models import Entry, Event, PushSent, PushSubscription, utcnow
 from wiring.extensions import db
 
@@ -152,12 +151,6 @@ def tell_shootout(event: Event, before: set[int]) -> None:
     # A night settled again (after an undo) puts the same players in again: told once a month is enough.
     for member_id in sorted(newly_in - already_told(newly_in, "shootout", event.month)):
         tell(member_id, message, once=("shootout", event.month))
-
-
-def refuse(problem: str | None) -> None:
-    """Refused with the problem league.push found, if any."""
-    if problem:
-        raise Refused(problem)
 
 
 def night_url(event_id: int) -> str:
