@@ -155,13 +155,32 @@ class WholeDollars:
         field.data = number
 
 
+class AsciiDigits:
+    """A date or time field's text is ASCII digits and separators only: strptime's %Y takes any
+    script's digits ("٢٠٢٦-01-01" is 2026), so a slip of the keyboard could pass as a date."""
+
+    def process_formdata(self, valuelist):
+        if any(not str(value).isascii() for value in valuelist or []):
+            self.data = None
+            raise ValueError(self.gettext(f"Not a valid {self.kind} value."))
+        super().process_formdata(valuelist)
+
+
+class NightDate(AsciiDigits, DateField):
+    kind = "date"
+
+
+class NightTime(AsciiDigits, TimeField):
+    kind = "time"
+
+
 class NightForm(PageForm):
     """A night (or final) at a venue, with its type, host, blind structure (R-CLOCK-1) and, in a cash
     league, its money (R-PAY-1, R-PAY-3): the buy-in, the share of it going to the night's prize
     pool, and the guarantee. A free league's form has no money fields (fit_to_league)."""
     venue = SelectField("Venue", coerce=picked_id)
-    date = DateField("Date", validators=[DataRequired("Pick the date.")])
-    start_time = TimeField("Start", validators=[Optional()])
+    date = NightDate("Date", validators=[DataRequired("Pick the date.")])
+    start_time = NightTime("Start", validators=[Optional()])
     event_type = SelectField("Type", choices=[SelectChoice(key, kind.label) for key, kind in EVENT_TYPES.items()])
     host = SelectField("Host", coerce=picked_id)
     # R-CLOCK-1: blank, the night takes its type's own structure (a final's, not the nightly one).

@@ -327,3 +327,19 @@ def test_r_chip_3_a_disqualified_players_chips_leave_play(client, night):
     assert read_night(night).chip_count() == (3 * start - 12_500, (3 * start - 12_500 + 1) // 2)
     assert host_op(client, night, f"undo:{last_action(night).id}").status_code == 200
     assert read_night(night).chip_count() == (3 * start, start)
+
+
+@pytest.mark.parametrize(("date", "start", "said"), [("٢٠٢٦-12-24", "19:00", "Pick the date."),
+                                                     ("2026-12-2４", "19:00", "Pick the date."),
+                                                     ("2026-12-24", "١٩:٠٠", "Not a valid time value.")])
+def test_a_night_date_or_start_in_another_scripts_digits_is_refused(client, night, date, start, said):
+    """strptime reads any script's digits ("٢٠٢٦" is 2026): the night's date and start are ASCII or
+    refused, with the field named, and no night is made."""
+    login(client, "host", "pw-host")
+    before = db.session.scalar(db.select(db.func.count(Event.id)))
+    response = client.post("/host/nights", data={
+        "csrf_token": csrf_token(client, "/"), "venue": str(night.venue_id), "date": date, "start_time": start,
+        "event_type": "nightly", "template": "turbo"})
+    assert response.status_code == 422
+    assert said in response.get_data(as_text=True)
+    assert db.session.scalar(db.select(db.func.count(Event.id))) == before
