@@ -183,12 +183,13 @@ def from_stored(league_kind: str, stored: Mapping[str, Any] | None, columns: Map
 
 def stored_problems(league_kind: str, stored: Any, columns: Mapping[str, Any]) -> list[str]:
     """Why the settings a league row holds (its settings JSON and columns, as from_stored reads them)
-    cannot stand, each value by the same checks as the settings form (value_problem): what a league
-    file brings is refused where from_stored would quietly pass over it. Empty when all is well."""
+    cannot stand, by the same checks as the settings form (`problems`: each value, then what values
+    say together, R-PAY-3's shares within the buy-in, R-ENTRY-1's re-entries within registration):
+    what a league file brings is refused where from_stored would quietly pass over it. Empty when all
+    is well."""
     if stored is not None and not isinstance(stored, Mapping):
         return [f"the settings must be an object, not {type(stored).__name__}"]
-    values = _overlaid(thpa_defaults(league_kind), stored, columns)
-    return [problem for key, value in values.items() if (problem := value_problem(BY_KEY[key], value))]
+    return list(problems(_overlaid(thpa_defaults(league_kind), stored, columns), league_kind).values())
 
 
 def snapshot_problems(snapshot: Any, event_type: str) -> list[str]:

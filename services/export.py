@@ -530,7 +530,7 @@ class _TableWriter:
 
 def _league_row(row: dict[str, Any]) -> list[str]:
     """A league's name, kind, time zone and settings, as the new-league form and the settings page
-    check them (league/settings.py value_problem, through stored_problems)."""
+    check them (league/settings.py problems: each value and the values together, through stored_problems)."""
     kind = row.get("kind")
     found = [text_problem(row["name"], 120, "the league's name", required=True) if isinstance(row.get("name"), str)
              else None]

@@ -41,6 +41,21 @@ def test_a_league_s_stored_settings_are_checked_as_the_settings_page_checks_them
     assert settings.stored_problems("cash", [1, 2], {}) == ["the settings must be an object, not list"]
 
 
+def test_r_pay_3_r_entry_1_a_league_s_stored_settings_are_checked_together_as_the_page_checks_them():
+    """Each value may pass its own check and the set still not stand: what settings.problems refuses
+    on the settings page, a league file brings refused too."""
+    for stored, kind, words in (({"nightly": {"buy_in": 20, "pool_share": 15, "final_share": 10}}, "cash",
+                                 "add to more than the buy-in"),
+                                ({"nightly": {"buy_in": 20}}, "free", "games are free"),
+                                ({"nightly": {"reentry": "reentry", "registration_close_minutes": 60,
+                                              "reentry_until_minutes": 90}}, "cash", "cannot run past the close")):
+        values = settings.from_stored(kind, {}, {}) | {f"nightly.{key}": value for key, value in stored["nightly"].items()}
+        assert all(settings.value_problem(settings.BY_KEY[key], value) is None for key, value in values.items())
+        found = settings.stored_problems(kind, stored, {})
+        assert any(words in problem for problem in found), (stored, found)
+        assert list(settings.problems(values, kind).values()) == found
+
+
 def test_from_stored_still_passes_over_what_stored_problems_refuses():
     """A row written by hand never breaks a page (from_stored's defaults); a file bringing it is refused."""
     values = settings.from_stored("cash", {"nightly": {"starting_stack": -1}}, {})

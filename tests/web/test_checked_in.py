@@ -219,6 +219,11 @@ EDITS = [
     ("events", "settings", {"bonus_windows": "whenever", "shot_clock_seconds": -5}, None, "one of"),
     ("events", "settings", {"bonuses": {"food": "lots"}}, None, "whole number"),
     ("leagues", "settings", {"nightly": {"starting_stack": 10 ** 12}}, None, "whole number from"),
+    # each value good, together not (a free-to-play league's buy-in; R-ENTRY-1's re-entries within
+    # registration), as the settings page says
+    ("leagues", "settings", {"nightly": {"buy_in": 20}}, None, "games are free"),
+    ("leagues", "settings", {"nightly": {"reentry": "reentry", "registration_close_minutes": 60,
+                                         "reentry_until_minutes": 90}}, None, "cannot run past the close"),
     ("leagues", "timezone", "Mars/Olympus", None, "not one this machine knows"),
     ("members", "name", "\u2800", None, "invisible characters"),
     ("members", "name_key", "bob", None, "another name's key"),
