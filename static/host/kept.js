@@ -41,31 +41,36 @@
     }).catch(() => null);   // no IndexedDB (a private window): kept in this page only
     return opened;
   }
-  async function save(tap, remove = false) {
-    const db = await store();
-    if (!db) return;
-    await new Promise(resolve => {
-      const done = db.transaction(STORE, "readwrite");
-      if (remove) done.objectStore(STORE).delete(tap.key); else done.objectStore(STORE).put(tap);
-      done.oncomplete = done.onerror = done.onabort = resolve;
+  // The phone's store is the queue's truth, shared by the night's pages in every tab: each write waits
+  // for the one before (a read waits for them all), and the other tabs hear of it and read it again.
+  let writes = Promise.resolve();
+  const tabs = window.BroadcastChannel ? new BroadcastChannel(DB) : null;
+  function save(tap, remove = false) {
+    writes = writes.then(async () => {
+      const db = await store();
+      if (!db) return;
+      await new Promise(resolve => {
+        const done = db.transaction(STORE, "readwrite");
+        if (remove) done.objectStore(STORE).delete(tap.key); else done.objectStore(STORE).put(tap);
+        done.oncomplete = done.onerror = done.onabort = resolve;
+      });
+      tabs?.postMessage(night());
     });
+    return writes;
   }
   async function read() {
+    await writes;
     const db = await store();
-    if (db && night()) {
-      const all = await new Promise(resolve => {
-        const request = db.transaction(STORE).objectStore(STORE).getAll();
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => resolve([]);
-      });
-      const known = new Set(kept.map(tap => tap.key));
-      const ours = tap => (tap.night ?? /\/events\/(\d+)\//.exec(tap.url)?.[1]) === night();
-      kept = kept.concat(all.filter(tap => ours(tap) && !known.has(tap.key))
-        .map(tap => ({ kind: "clock", swap: "#controls", ...tap }))).sort((a, b) => a.seq - b.seq);
-    }
-    changed();
-    send();
+    if (!db || !night()) return;   // no store: this page's own queue is the queue
+    const all = await new Promise(resolve => {
+      const request = db.transaction(STORE).objectStore(STORE).getAll();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => resolve([]);
+    });
+    const ours = tap => (tap.night ?? /\/events\/(\d+)\//.exec(tap.url)?.[1]) === night();
+    kept = all.filter(ours).map(tap => ({ kind: "clock", swap: "#controls", ...tap })).sort((a, b) => a.seq - b.seq);
   }
+  if (tabs) tabs.onmessage = message => { if (message.data === night() && !sending) read().then(() => changed()); };
 
   // One action kept: {kind, url, fields (pairs, with its key), label, swap (what its answer redraws)}.
   function keep(tap) {
@@ -130,11 +135,16 @@
   const reasonOf = page => (page.querySelector("#refusal .error, .error")?.textContent
     || page.querySelector("main h1, h1")?.textContent || "Not applied.").trim();
 
-  async function send() {
-    if (sending || !navigator.onLine || !waiting().length) return;
+  // One tab sends at a time (a lock where the browser has them): the others hear what it sent.
+  function send() {
+    if (sending || !navigator.onLine) return;
     sending = true;
-    let answered = null;   // the version the last action sent made: the one the next clock tap was made on
+    return navigator.locks ? navigator.locks.request(`${DB}:${night()}`, sendAll) : sendAll();
+  }
+  async function sendAll() {
+    let answered = null, stopped = false;   // the version the last action sent made: the one the next clock tap was made on
     try {
+      await read();   // as the store has it now: another tab may have sent some, or kept more
       for (const tap of waiting()) {
         // a clock tap after another: on the version the one before made (the first says the clock it
         // was tapped on, seen_clock, and needs none); kept before it goes, so a resend is the same
@@ -146,30 +156,32 @@
         try {
           response = await fetch(tap.url, { method: "POST", credentials: "same-origin",
                                             body: new URLSearchParams(pairs(tap)), headers: { "HX-Request": "true" } });
-        } catch { break; }   // still no answer: tried again when the signal is back
+        } catch { stopped = true; break; }   // still no answer: tried again when the signal is back
         // the server busy, or the same key still at work: the same key again later, applied once
-        if (response.status >= 500 || response.status === 429 || response.headers.has("Retry-After")) break;
+        if (response.status >= 500 || response.status === 429 || response.headers.has("Retry-After")) { stopped = true; break; }
         const answer = await response.text();
         const page = new DOMParser().parseFromString(answer, "text/html");
         if (response.ok) {
           answered = versionOf(page);
-          kept = kept.filter(other => other !== tap);
+          kept = kept.filter(other => other.key !== tap.key);
           save(tap, true);
           shown(tap, answer, page);
           continue;
         }
         for (const later of waiting()) {
-          later.reason = later === tap ? reasonOf(page) : "Not sent: it followed an action that was not applied.";
+          later.reason = later.key === tap.key ? reasonOf(page) : "Not sent: it followed an action that was not applied.";
           save(later);
         }
         if (tap.kind === "clock") shown(tap, answer, page);   // the controls as they now are, with why
         else find("#players")?.dispatchEvent(new Event("stream"));   // the roster as it now is
+        stopped = true;
         break;
       }
     } finally {
       sending = false;
       changed();
     }
+    if (!stopped && waiting().length) setTimeout(send);   // kept while these went: they go now
   }
   setInterval(send, RESEND_MS);   // an answer that never came (wifi up, no internet): the same keys again
   addEventListener("online", send);
@@ -216,12 +228,13 @@
       drop.setAttribute("aria-label", `Drop ${tap.label}`);
       redo.onclick = () => redoKept(tap);
       drop.onclick = () => dropKept(tap);
+      redo.hidden = tap.kind === "clock" && !redoers.clock;   // a clock tap is redone on the clock's page
       item.append(what, redo, drop);
       return item;
     }));
   }
   function dropKept(tap) {
-    kept = kept.filter(other => other !== tap);
+    kept = kept.filter(other => other.key !== tap.key);
     save(tap, true);
     changed();
   }
@@ -239,5 +252,6 @@
   }
 
   window.shuffleupKept = { keep, waiting, field, serverNow, dropKept, redoer: (kind, redo) => { redoers[kind] = redo; } };
-  read();   // what was kept before this page was (re)opened: shown, and sent if the signal is here
+  // what was kept before this page was (re)opened: shown, and sent if the signal is here
+  read().then(() => { changed(); send(); });
 })();

@@ -109,10 +109,12 @@
   // keeps a focused control clear of them.
   const stuck = () => {
     const filter = D.querySelector(".roster-filter"), answer = D.querySelector("#players .answer-bar");
-    const hand = D.querySelector("#players .hand-bar");
+    const hand = D.querySelector("#players .hand-bar"), kept = D.querySelector("#players ~ .kept:not([hidden])");
     const top = filter ? filter.offsetHeight : 0;
-    const bottom = hand && getComputedStyle(hand).position === "sticky" ? hand.offsetHeight : 0;
+    const handHeight = hand && getComputedStyle(hand).position === "sticky" ? hand.offsetHeight : 0;
+    const bottom = handHeight + (kept ? kept.offsetHeight : 0);   // the waiting box sits on the hand bar
     D.documentElement.style.setProperty("--filter-height", `${top}px`);
+    D.documentElement.style.setProperty("--hand-height", `${handHeight}px`);
     D.documentElement.style.setProperty("--stuck-top", `${top + (answer ? answer.offsetHeight : 0)}px`);
     D.documentElement.style.setProperty("--stuck-bottom", `${bottom}px`);
     return { top: top + (answer ? answer.offsetHeight : 0), bottom };
@@ -285,6 +287,7 @@
       for (const tick of D.querySelectorAll("#players input[name=out]:checked")) { tick.checked = false; chipsField(tick); }
     }
     markKept();
+    stuck();
   });
 
   // R-MEM-1, R-LATE-4: the door with no signal. The league's members are kept on the phone (fetched as
