@@ -206,7 +206,15 @@
     const link = e.target.closest && e.target.closest("#players .roster li a[href]");
     const sheet = D.getElementById("sheet");
     const plain = e.button === 0 && !(e.ctrlKey || e.metaKey || e.shiftKey || e.altKey);   // not "open in a new tab"
-    if (link && plain && sheet && window.htmx && sheet.showModal) {
+    if (link && plain && !navigator.onLine) {   // the sheet is the server's: said where the thumb is
+      e.preventDefault();
+      const row = link.closest("li");
+      if (!row.querySelector(".kept-note[role=alert]")) {
+        const said = Object.assign(D.createElement("span"), { className: "kept-note error", textContent: "No connection: the sheet opens when the signal is back." });
+        said.setAttribute("role", "alert");
+        row.append(said);
+      }
+    } else if (link && plain && sheet && window.htmx && sheet.showModal) {
       e.preventDefault();
       opener = link.getAttribute("href");
       htmx.ajax("GET", opener, { target: "#sheet", swap: "innerHTML" }).then(() => {
@@ -274,7 +282,8 @@
         const row = seatRow(id), given = shelf.field(tap, "kind"), bonus = row && row.querySelector("button[value^='bonus:']");
         const radio = D.querySelector(`#players input[name=kind][value="${CSS.escape(given || "")}"]`);
         if (bonus && given === kind) {
-          bonus.textContent = `+${radio ? radio.dataset.short : ""} ✓ waiting`;
+          bonus.textContent = `+${radio.dataset.short} ✓ waiting`;
+          bonus.setAttribute("aria-label", `${radio.dataset.label} bonus for ${nameOf(row)}: ${radio.dataset.short} waiting to send`);
           if (!bonus.disabled) { bonus.disabled = true; bonus.dataset.keptOff = ""; }
         } else note(row, `+${radio ? radio.dataset.short : given} · waiting to send`, false);
       }

@@ -194,3 +194,51 @@ def entry_of_member(night, name):
             Entry.event_id == night.id, Member.name == name))
         db.session.remove()
     return status
+
+
+def test_r_chip_1_r_pen_1_a_bonus_and_a_warning_kept_offline_show_on_the_row_and_go_on_reconnect(night, phone,
+                                                                                              screenshot):
+    allow_offline_errors(phone)
+    host = open_host(phone, night)
+    roster_page = players_tab(host, night)
+    roster = roster_page.locator("#players")
+    row = roster.locator(".seats > li", has=roster_page.get_by_role("link", name="Player 5", exact=True))
+    # Player 5's sheet, open when the signal drops: a warning given there waits, said in the sheet (modal)
+    row.get_by_role("link", name="Player 5", exact=True).click()
+    sheet = roster_page.locator("#sheet")
+    expect(sheet.locator("h2")).to_contain_text("Player 5")
+    host.context.set_offline(True)
+    roster_page.wait_for_function("() => !navigator.onLine")
+    sheet.get_by_label("Why (recorded in the rulings log)").fill("Swearing at the dealer")
+    sheet.get_by_role("button", name="Verbal warning").click()
+    expect(sheet.locator(".sheet-said .flash")).to_have_text("Verbal warning: waiting to send")
+    sheet.get_by_role("link", name="Back to the players").click()
+    expect(sheet).to_be_hidden()
+    expect(row.locator(".kept-note")).to_have_text("Warning · waiting to send")
+    # with no signal another sheet can't be fetched: said on the row, nothing opens
+    other_row = roster.locator(".seats > li", has=roster_page.get_by_role("link", name="Player 6", exact=True))
+    other_row.get_by_role("link", name="Player 6", exact=True).click()
+    expect(other_row.locator("[role=alert]")).to_have_text("No connection: the sheet opens when the signal is back.")
+    expect(sheet).to_be_hidden()
+
+    roster.get_by_role("radio", name="Card").check()
+    row.get_by_role("button", name="Membership card bonus for Player 5").click()
+    bonus = row.locator("button[value^='bonus:']")
+    expect(bonus).to_have_text("+Card ✓ waiting")
+    expect(bonus).to_be_disabled()
+    expect(roster_page.locator("#said")).to_have_text("Membership card bonus for Player 5: waiting to send")
+    expect(kept(roster_page).locator("[data-kept-waiting] li")).to_have_count(2)
+    axe(roster_page, "the roster with a bonus and a warning waiting to send")
+    screenshot(roster_page, "roster-offline-bonus-warning", full_page=False)
+
+    host.context.set_offline(False)
+    expect(kept(roster_page)).to_be_hidden()
+    expect(row.locator(".kept-note")).to_have_count(0)
+    expect(row.locator("button[value^='bonus:']")).to_have_text("+Card ✓")   # had, as the server says now
+    with night.app.app_context():
+        from services.models import BonusClaim, Penalty
+        assert [(p.kind, p.reason) for p in db.session.scalars(db.select(Penalty))] == [
+            ("warning", "Swearing at the dealer")]
+        assert [c.kind for c in db.session.scalars(db.select(BonusClaim))] == ["membership"]
+        db.session.remove()
+    offline_errors_only(roster_page)
