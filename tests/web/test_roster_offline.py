@@ -84,7 +84,9 @@ def test_r_pts_5_a_kept_bust_out_too_old_or_garbled_is_refused_nothing_written(c
 def test_r_pts_5_the_same_kept_bust_out_sent_twice_is_applied_once(client, night, three, server_time):
     """The answer to a kept bust-out was lost (wifi up, no internet): the phone sends it again with the
     same key 15 seconds later, and the server answers as the first time, applying nothing more."""
-    fields = {"tapped_at_ms": str(T0 - MINUTE), "idempotency_key": KEY, "version": "3"}
+    # the very same fields, the CSRF token too (a new one each second would make it another request)
+    fields = {"tapped_at_ms": str(T0 - MINUTE), "idempotency_key": KEY, "version": "3",
+              "csrf_token": csrf_token(client, "/")}
     first = host_op(client, night, f"bust:{three['Cy'].id}", **fields)
     rows = every_row()
     server_time["ms"] += 15_000
