@@ -91,8 +91,9 @@
     event.preventDefault();
     form.querySelector(":scope > .unsent")?.remove();
     if (!KEEPS.test(op) || !detail.formData.get("idempotency_key")) {
-      const note = Object.assign(D.createElement("p"), { className: "error unsent",
-        textContent: "No connection: this can't wait to be sent. Out, bonuses, check-ins and penalties can; try this when the signal is back." });
+      const note = Object.assign(D.createElement("p"), { className: "error unsent", textContent: navigator.onLine
+        ? "Actions kept while the signal was down are still being sent: tap this again in a moment."
+        : "No connection: this can't wait to be sent. Out, bonuses, check-ins and penalties can; try this when the signal is back." });
       note.setAttribute("role", "alert");
       return form.prepend(note);
     }
