@@ -100,6 +100,15 @@ def at_the_door(event: Event, query: str, limit: int = 12) -> list[AtTheDoor]:
     return [found[i] for i in ids]
 
 
+def door_list(event: Event) -> list[AtTheDoor]:
+    """R-MEM-1, R-LATE-4: every member of the event's league (merged records left out), by name, each
+    with their entry tonight: the host's phone keeps it to find a walk-in while it has no signal."""
+    rows = db.session.execute(db.select(Member, Entry).outerjoin(
+        Entry, (Entry.member_id == Member.id) & (Entry.event_id == event.id)).where(
+        Member.league_id == event.league_id, Member.merged_into_id.is_(None)))
+    return sorted((AtTheDoor(member, entry) for member, entry in rows), key=lambda f: search_key(f.member.name))
+
+
 # --- The organiser's members (R-MEM-1, R-MEM-2) -----------------------------------------------
 
 def not_welcome(member: Member) -> str | None:

@@ -7,7 +7,7 @@ from markupsafe import Markup, escape
 from blueprints import commit_as_is, is_htmx, page_or_fragment
 from blueprints.filters import chips
 from blueprints.forms import ID_MAX, blank_or_whole_number, read_whole_number, whole_number
-from blueprints.host.base import GARBLED, bp, my_event
+from blueprints.host.base import GARBLED, TAPPED_AT_MAX, bp, my_event
 from league import structures
 from live import payload
 from live.announce import announce, announce_rendered, sse_message, stream_json
@@ -61,10 +61,6 @@ def event(event_id: int):
     return _controls(my_event(event_id))
 
 
-# Epoch milliseconds until the year 2286: a larger number is no time a phone reckoned.
-TAPPED_AT_MAX = 10**13
-
-
 def tap(event: Event, form) -> tuple[str | None, int, str | None]:
     """R-CLOCK-3/4, R-HFH-1/2: one tap of the host's controls (`form`: their fields: action, version, index,
     seat, and for a tap sent after the signal came back: tapped_at_ms, applied at that moment within
@@ -81,7 +77,7 @@ def tap(event: Event, form) -> tuple[str | None, int, str | None]:
     try:
         seen = whole_number(form.get("version"), GARBLED, high=ID_MAX)
         level = blank_or_whole_number(form.get("index"), GARBLED, high=ID_MAX)  # 1-based, as the picker shows
-        # a tap kept on the host's phone while offline (static/host/pending.js): when it was tapped
+        # a tap kept on the host's phone while offline (static/host/kept.js): when it was tapped
         tapped_at = blank_or_whole_number(form.get("tapped_at_ms"), GARBLED, high=TAPPED_AT_MAX)
     except Refused as garbled:
         return str(garbled), 400, None

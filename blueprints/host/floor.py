@@ -13,7 +13,15 @@ from blueprints import host_action, page_or_fragment
 from blueprints.filters import ordinal
 from blueprints.forms import blank_or_whole_number, read_whole_number, row_id, whole_number
 from blueprints.host.base import bp, my_event
-from blueprints.host.roster import ROSTER_ACTIONS, SHORT_LABELS, Form, Override, override_of, roster_action
+from blueprints.host.roster import (
+    ROSTER_ACTIONS,
+    SHORT_LABELS,
+    Form,
+    Override,
+    kept_since,
+    override_of,
+    roster_action,
+)
 from league.chips import BONUS_LABELS
 from league.penalties import LABELS, MAX_PENALTY_HANDS, MAX_ROUNDS, away_minutes, describe
 from league.seating import empty_seats
@@ -72,8 +80,10 @@ def floor_panel(event_id: int, entry_id: int):
     return _panel(read_night(my_event(event_id)), entry_id)
 
 
-def _give(event: Event, entry: Entry, kind: str, form: Form, log: journal.Journal) -> str:
-    """R-PEN-1/2, R-PTS-5: a warning, a missed-hand or missed-round penalty, or a disqualification."""
+def _give(event: Event, entry: Entry, kind: str, form: Form, log: journal.Journal,
+          at: dt.datetime | None = None) -> str:
+    """R-PEN-1/2, R-PTS-5: a warning, a missed-hand or missed-round penalty, or a disqualification,
+    given now or at `at`, the moment a host's phone without signal kept it (its start and return)."""
     hands = rounds = chips = None
     if kind == PenaltyKind.MISSED_HANDS:
         hands = whole_number(form.get("hands"), f"Give the hands to miss as a whole number from 1 to "
@@ -85,7 +95,7 @@ def _give(event: Event, entry: Entry, kind: str, form: Form, log: journal.Journa
         chips = blank_or_whole_number(form.get("chips"),
                                       "Give the chips they had as a whole number, or leave it blank.")
     penalty = penalties.give(event, entry, kind, log, current_user.id, reason=form.get("reason", ""), hands=hands,
-                             rounds=rounds, chips=chips)
+                             rounds=rounds, chips=chips, now=at)
     said = f"{entry.member.name}: {describe(penalty.kind, penalty.hands, penalty.rounds).lower()}"
     if kind == PenaltyKind.WARNING:
         said = f"{entry.member.name}: verbal warning"
@@ -125,10 +135,11 @@ def floor_action(event_id: int, entry_id: int):
     try:
         with host_action(event, op if roster_op else f"floor_{op}"[:32]) as log:
             entry = _entry_or_404(log.night, entry_id)
+            at = kept_since(log, request.form)
             if roster_op:
                 message = ROSTER_ACTIONS[op].run(log.night, arg, request.form, log)
             elif op == "give" and arg in set(PenaltyKind):
-                message = _give(event, entry, arg, request.form, log)
+                message = _give(event, entry, arg, request.form, log, at)
             elif op == "end":
                 message = _end(event, entry, arg, request.form, log)
             elif op == "extend":

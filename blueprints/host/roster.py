@@ -5,14 +5,14 @@ import datetime as dt
 from collections.abc import Callable
 from typing import NamedTuple
 
-from flask import render_template, request, url_for
+from flask import jsonify, render_template, request, url_for
 from flask_login import current_user
 from werkzeug.datastructures import MultiDict
 
 from blueprints import host_action, page_or_fragment
 from blueprints.filters import ordinal
 from blueprints.forms import blank_or_whole_number, row_id, whole_number
-from blueprints.host.base import bp, my_event
+from blueprints.host.base import bp, my_event, tapped_moment
 from league.chips import BONUS_LABELS, WINDOWED_BONUSES
 from league.deals import MAX_DEAL_PLAYERS
 from league.members import search_key
@@ -24,6 +24,7 @@ from services import (
     bonuses,
     busts,
     checkin,
+    clocks,
     deals,
     field,
     journal,
@@ -152,6 +153,7 @@ def _players(night: NightSnapshot, error: str | None = None, message: str | None
                             max_deal=MAX_DEAL_PLAYERS,
                             check_in_url=url_for("play.check_in", code=event.check_in_code, _external=True),
                             reentry_rule=event.reentry,  # R-ENTRY-1: once, not once per player
+                            server_ms=clocks.now_ms(),  # host/_kept.html: the moment of a tap kept offline
                             error=error, message=message, status=status, tapped=tapped, override=override)
 
 
@@ -182,6 +184,23 @@ def member_search(event_id: int):
     found = members.at_the_door(event, q) if q else []
     offer_join = not any(search_key(f.member.name) == search_key(q) for f in found)
     return render_template("host/_search.html", event=event, found=found, q=q, offer_join=offer_join)
+
+
+@bp.route("/events/<int:event_id>/members.json")
+def door_members(event_id: int):
+    """R-MEM-1, R-LATE-4: the league's members for the door while the host's phone has no signal
+    (static/host/roster.js filters it as the search does, and keeps a Check in to send later): each
+    one's id, name, whether photo ID is still to see (under 21), and their entry tonight. No contact
+    details: the search shows none."""
+    event = my_event(event_id)
+    listed = [{"id": member.id, "name": member.name,
+               "id_first": bool(member.under_21 and not member.id_checked_at),
+               "entry": entry.id if entry else None, "status": entry.status if entry else None,
+               "table": entry.table_no if entry else None, "seat": entry.seat_no if entry else None}
+              for member, entry in members.door_list(event)]
+    response = jsonify({"buy_in": event.buy_in or 0, "members": listed})
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 RosterHandler = Callable[[NightSnapshot, str, Form, journal.Journal], str]
@@ -477,6 +496,16 @@ def _settle(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) ->
     return "Night settled"
 
 
+def kept_since(log: journal.Journal, form: Form) -> dt.datetime | None:
+    """R-PTS-5, R-PEN-1/2: an action the host's phone kept while it had no signal is journalled at the
+    moment it was tapped (base.tapped_moment; a bust-out's time is its action's), not when the signal
+    came back. → that moment, or None for an action sent as it was made. Raises Refused."""
+    at = tapped_moment(form)
+    if at is not None:
+        log.action.at = at
+    return at
+
+
 @bp.route("/events/<int:event_id>/players", methods=["POST"])
 def player_action(event_id: int):
     """One host action on the roster, as one transaction that Undo can take back: confirm or turn
@@ -495,6 +524,7 @@ def player_action(event_id: int):
         return _players(read_night(event), error="That button did nothing: reload the page.", status=422)
     try:
         with host_action(event, op, record=action.record) as log:
+            kept_since(log, request.form)
             message = log.action.summary = action.run(log.night, arg, request.form, log)
     except Overridable as refused:
         return _players(read_night(event), error=str(refused), status=422, tapped=tapped,

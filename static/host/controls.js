@@ -140,76 +140,30 @@ on("htmx:configRequest", event => {
   lineTap = { button, formData: detail.formData, at, timer: setTimeout(() => { line?.close(); if (lineTap) endTap(); }, LINE_TIMEOUT_MS) };
   line.send(new URLSearchParams(detail.formData).toString());
 });
-on("online", () => { openLine(); sendKept(); }, window);
+on("online", openLine, window);
 on("visibilitychange", () => { if (!document.hidden) openLine(); });
 
 syncControls();   // clock.js took the page's clock before this module ran
 openLine();
 
 // R-CLOCK-3, a night that goes on when the signal drops: a tap made with no connection is kept on the
-// phone (IndexedDB, so a reload or a closed tab keeps it too), said on screen ("2 waiting to send"),
-// and sent in order when the connection is back, by HTTP, each with its own idempotency key (a tap
-// sent again after a lost answer is applied once), the version it saw and the moment it was tapped
-// in server time (tapped_at_ms: the server applies it then, so a pause taken offline stops every
-// phone's clock where the host stopped it). The clock on this screen keeps counting meanwhile, as
-// the players' do. A tap refused when it arrives (someone else acted meanwhile, or it was kept too
-// long) is listed with its reason, to redo now or drop; the taps kept after it are too, as each
-// assumed the one before it had gone through.
-const KEPT_DB = "shuffleup-host", KEPT_STORE = "taps", RESEND_MS = 15000;
-let kept = [], sending = false, keptDb = null;
-const eventUrl = () => find("#controls")?.getAttribute("hx-post");
-const waiting = () => kept.filter(tap => !tap.reason);
-const serverNow = () => Math.round(Date.now() + (clock.offset || 0));   // as clock.js reckons it
+// phone with the host's other actions (host/kept.js: said on screen, sent in order when the signal is
+// back, Redo and Drop for one refused), with the clock's own fields: the version it saw (for a tap after
+// others still waiting: the version the last of them makes) and the clock it was tapped on. The clock
+// on this screen keeps counting meanwhile, as the players' do.
+const kept = window.shuffleupKept;
+const waiting = () => kept.waiting();
+const serverNow = () => kept.serverNow();
 
-function store() {
-  if (!keptDb) {
-    keptDb = new Promise((resolve, reject) => {
-      const request = indexedDB.open(KEPT_DB, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(KEPT_STORE, { keyPath: "key" });
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    }).catch(() => null);   // no IndexedDB (a private window): kept in this page only
-  }
-  return keptDb;
-}
-async function saveKept(tap, remove = false) {
-  const db = await store();
-  if (!db) return;
-  await new Promise(resolve => {
-    const done = db.transaction(KEPT_STORE, "readwrite");
-    const taps = done.objectStore(KEPT_STORE);
-    if (remove) taps.delete(tap.key); else taps.put(tap);
-    done.oncomplete = done.onerror = done.onabort = resolve;
-  });
-}
-async function readKept() {
-  const db = await store(), url = eventUrl();
-  if (db && url) {
-    const all = await new Promise(resolve => {
-      const request = db.transaction(KEPT_STORE).objectStore(KEPT_STORE).getAll();
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => resolve([]);
-    });
-    const known = new Set(kept.map(tap => tap.key));
-    kept = kept.concat(all.filter(tap => tap.url === url && !known.has(tap.key))).sort((a, b) => a.seq - b.seq);
-  }
-  showKept();
-  sendKept();
-}
-
-// The tap as htmx would have posted it, its key (once.js gave the form one), the version it saw (for
-// a tap after others still waiting: the version the last of them makes), and when it was tapped.
 function keep(form, formData, button, at) {
   const fields = Object.fromEntries(formData);
   if (!form || !fields.idempotency_key) return refuseTap(form);
-  const before = waiting().at(-1);
-  if (before) fields.version = String(+before.fields.version + 1);
+  const before = kept.waiting("clock").at(-1);
+  if (before) fields.version = String(+kept.field(before, "version") + 1);
   else fields.seen_clock = seenClock();   // the clock it was tapped on (a tap after it follows it)
   fields.tapped_at_ms = String(at);
-  const tap = { key: fields.idempotency_key, url: eventUrl(), seq: Date.now() + Math.random(), fields,
-                label: (button?.textContent || fields.action || "Tap").trim(), at: new Date().toLocaleTimeString() };
-  kept.push(tap);
-  saveKept(tap);
+  kept.keep({ kind: "clock", url: form.getAttribute("hx-post"), swap: "#controls", fields: Object.entries(fields),
+              label: (button?.textContent || fields.action || "Tap").trim() });
   form.elements.idempotency_key?.remove();   // the next tap is a new action, with a key of its own
   // What the host sees next follows the tap: its version, and the main button for start/pause/resume.
   form.elements.version.value = +fields.version + 1;
@@ -217,7 +171,6 @@ function keep(form, formData, button, at) {
   const next = { start: ["pause", "Pause"], pause: ["resume", "Resume"], resume: ["pause", "Pause"] }[fields.action];
   if (main && next && main.value === fields.action) [main.value, main.textContent] = next;
   form.querySelector(".error")?.remove();
-  showKept();
 }
 
 // The clock itself as this screen shows it, in the words of services/clocks.py seen_clock: while the
@@ -230,90 +183,14 @@ function seenClock() {
           shown.shot?.started_ms ?? "", shown.hand_for_hand ? 1 : 0, hand, shown.structure_digest].join(":");
 }
 
-async function sendKept() {
-  if (sending || !navigator.onLine || !waiting().length) return;
-  sending = true;
-  let answered = null;   // the version the last tap sent made: the one the next tap was made on
-  try {
-    for (const tap of waiting()) {
-      if (answered != null && tap.fields.version !== answered) {
-        tap.fields.version = answered;   // kept before it goes, so a resend sends the very same tap
-        delete tap.fields.seen_clock;
-        await saveKept(tap);
-      }
-      let response;
-      try {
-        response = await fetch(tap.url, { method: "POST", credentials: "same-origin", body: new URLSearchParams(tap.fields),
-                                          headers: { "HX-Request": "true" } });
-      } catch { break; }   // still no answer: tried again when the signal is back
-      if (response.status >= 500 || response.status === 429) break;   // the same key again later: applied once
-      const answer = await response.text();
-      const parsed = new DOMParser().parseFromString(answer, "text/html");
-      const controls = find("#controls");
-      if (controls) htmx.swap(controls, answer, { swapStyle: "outerHTML" });   // the clock as it now is
-      if (response.ok) {
-        try { answered = String(JSON.parse(parsed.getElementById("clock-state").dataset.state).version); }
-        catch { answered = null; }
-        kept = kept.filter(other => other !== tap);
-        saveKept(tap, true);
-        continue;
-      }
-      const words = parsed.querySelector(".error")?.textContent;
-      for (const later of waiting()) {
-        later.reason = later === tap ? (words || "Not applied.").trim()
-          : "Not sent: it followed a tap that was not applied.";
-        saveKept(later);
-      }
-      break;
-    }
-  } finally {
-    sending = false;
-    showKept();
-  }
-}
-setInterval(sendKept, RESEND_MS);   // an answer that never came (wifi up, no internet): the same keys again
-
-// Say on screen what is waiting, and what came back refused, with Redo and Drop.
-function showKept() {
-  const box = find("#kept");
-  if (!box) return;
-  const refused = kept.filter(tap => tap.reason), pending = waiting();
-  box.hidden = !kept.length;
-  box.querySelector("[data-kept-count]").textContent = pending.length
-    ? `${pending.length} waiting to send${navigator.onLine ? "" : ": no connection, they go when it's back"}` : "";
-  const list = box.querySelector("[data-kept-waiting]");
-  list.replaceChildren(...pending.map(tap => Object.assign(document.createElement("li"), { textContent: `${tap.label} · tapped ${tap.at}` })));
-  list.hidden = !pending.length;
-  const refusedBox = box.querySelector("[data-kept-refused]");
-  refusedBox.hidden = !refused.length;
-  refusedBox.querySelector("ul").replaceChildren(...refused.map(tap => {
-    const item = document.createElement("li");
-    const what = Object.assign(document.createElement("p"), { textContent: `${tap.label} · tapped ${tap.at}: ` });
-    what.append(Object.assign(document.createElement("span"), { className: "error", textContent: tap.reason }));
-    const redo = Object.assign(document.createElement("button"), { type: "button", textContent: "Redo" });
-    const drop = Object.assign(document.createElement("button"), { type: "button", textContent: "Drop" });
-    redo.setAttribute("aria-label", `Redo ${tap.label} now`);
-    drop.setAttribute("aria-label", `Drop ${tap.label}`);
-    redo.onclick = () => redoKept(tap);
-    drop.onclick = () => dropKept(tap);
-    item.append(what, redo, drop);
-    return item;
-  }));
-}
-function dropKept(tap) {
-  kept = kept.filter(other => other !== tap);
-  saveKept(tap, true);
-  showKept();
-}
 // Redo: the same control tapped again now, on the clock as it now is (a tap of its own, a new key).
-function redoKept(tap) {
-  const form = find("#controls");
-  const button = form && [...form.querySelectorAll("button[name=action]")].find(b => b.value === tap.fields.action);
+kept.redoer("clock", tap => {
+  const form = find("#controls"), action = kept.field(tap, "action");
+  const button = form && [...form.querySelectorAll("button[name=action]")].find(b => b.value === action);
   if (!button) return refuseTap(form, `${tap.label} can't be done on the clock as it now is: drop it.`);
-  if (form.elements.index && tap.fields.index) form.elements.index.value = tap.fields.index;
-  if (form.elements.seat && tap.fields.seat) form.elements.seat.value = tap.fields.seat;
-  dropKept(tap);
+  for (const name of ["index", "seat"]) {
+    if (form.elements[name] && kept.field(tap, name)) form.elements[name].value = kept.field(tap, name);
+  }
+  kept.dropKept(tap);
   button.click();   // a click, as the thumb's: htmx sends the button pressed with the form
-}
-on("offline", showKept, window);
-readKept();   // taps kept before this page was (re)opened: shown, and sent if the signal is here
+});

@@ -15,10 +15,11 @@
   };
 
   // "ja" finds Jack, "jd" Jack Doyle (initials), "ob" O'Brien, "t3" table 3's players.
-  function matches(query, row) {
+  const matches = (query, row) => named(query, nameOf(row));
+  function named(query, name) {
     const tokens = wordsOf(query);
     if (!tokens.length) return true;
-    const words = wordsOf(nameOf(row));
+    const words = wordsOf(name);
     if (tokens.length > 1) return tokens.every(t => words.some(w => w.startsWith(t)));
     const t = tokens[0];
     return words.some(w => w.startsWith(t)) || words.join("").startsWith(t)
@@ -108,10 +109,12 @@
   // keeps a focused control clear of them.
   const stuck = () => {
     const filter = D.querySelector(".roster-filter"), answer = D.querySelector("#players .answer-bar");
-    const hand = D.querySelector("#players .hand-bar");
+    const hand = D.querySelector("#players .hand-bar"), kept = D.querySelector("#players ~ .kept:not([hidden])");
     const top = filter ? filter.offsetHeight : 0;
-    const bottom = hand && getComputedStyle(hand).position === "sticky" ? hand.offsetHeight : 0;
+    const handHeight = hand && getComputedStyle(hand).position === "sticky" ? hand.offsetHeight : 0;
+    const bottom = handHeight + (kept ? kept.offsetHeight : 0);   // the waiting box sits on the hand bar
     D.documentElement.style.setProperty("--filter-height", `${top}px`);
+    D.documentElement.style.setProperty("--hand-height", `${handHeight}px`);
     D.documentElement.style.setProperty("--stuck-top", `${top + (answer ? answer.offsetHeight : 0)}px`);
     D.documentElement.style.setProperty("--stuck-bottom", `${bottom}px`);
     return { top: top + (answer ? answer.offsetHeight : 0), bottom };
@@ -203,7 +206,15 @@
     const link = e.target.closest && e.target.closest("#players .roster li a[href]");
     const sheet = D.getElementById("sheet");
     const plain = e.button === 0 && !(e.ctrlKey || e.metaKey || e.shiftKey || e.altKey);   // not "open in a new tab"
-    if (link && plain && sheet && window.htmx && sheet.showModal) {
+    if (link && plain && !navigator.onLine) {   // the sheet is the server's: said where the thumb is
+      e.preventDefault();
+      const row = link.closest("li");
+      if (!row.querySelector(".kept-note[role=alert]")) {
+        const said = Object.assign(D.createElement("span"), { className: "kept-note error", textContent: "No connection: the sheet opens when the signal is back." });
+        said.setAttribute("role", "alert");
+        row.append(said);
+      }
+    } else if (link && plain && sheet && window.htmx && sheet.showModal) {
       e.preventDefault();
       opener = link.getAttribute("href");
       htmx.ajax("GET", opener, { target: "#sheet", swap: "innerHTML" }).then(() => {
@@ -236,13 +247,118 @@
     if (e.detail.xhr.status < 300) htmx.trigger("#players", "stream");
   }
 
+  // R-PTS-5, R-CHIP-1, R-MEM-1, R-PEN-1: an action kept on the phone while it has no signal
+  // (host/kept.js) shows at once on its row: "Out · waiting to send", its buttons off; a bonus "+B ✓
+  // waiting"; an arrival or a walk-in "Checked in · waiting to send". Marked again on every roster drawn.
+  let waiting = [];
+  const PENALTY = { warning: "Warning", missed_hands: "Missed hands", missed_rounds: "Missed rounds", disqualification: "Disqualified" };
+  const seatRow = id => { const tick = D.querySelector(`#players .seats input[name=out][value="${CSS.escape(id)}"]`); return tick && tick.closest("li"); };
+  const buttonRow = value => {
+    const button = D.querySelector(`:is(#players, #search-results) button[name=op][value^="${CSS.escape(value)}"]`);
+    return button && button.closest("li");
+  };
+  function note(row, text, off) {
+    if (!row) return;
+    row.append(Object.assign(D.createElement("span"), { className: "kept-note", textContent: text }));
+    if (off) {
+      for (const control of row.querySelectorAll("button, input")) {
+        if (!control.disabled) { control.disabled = true; control.dataset.keptOff = ""; }
+      }
+    }
+  }
+  function markKept() {
+    for (const old of D.querySelectorAll(".kept-note")) old.remove();
+    for (const control of D.querySelectorAll("[data-kept-off]")) { control.disabled = false; delete control.dataset.keptOff; }
+    label();
+    const shelf = window.shuffleupKept;
+    for (const tap of shelf ? waiting : []) {
+      const [op, arg = ""] = (shelf.field(tap, "op") || "").split(":"), id = op === "give" ? (/\/floor\/(\d+)$/.exec(tap.url) || [])[1] : arg;
+      if (op === "bust") note(seatRow(id), "Out · waiting to send", true);
+      else if (op === "bust_hand") tap.fields.filter(([name]) => name === "out").forEach(([, out]) => note(seatRow(out), "Out in one hand · waiting to send", true));
+      else if (op === "confirm") note(buttonRow(`confirm:${id}`), "Confirmed · waiting to send", true);
+      else if (op === "walk_in") note(buttonRow(`walk_in:${id}`), "Checked in · waiting to send", true);
+      else if (op === "give") note(seatRow(id), `${PENALTY[arg] || "Penalty"} · waiting to send`, arg === "disqualification");
+      else if (op === "bonus") {
+        const row = seatRow(id), given = shelf.field(tap, "kind"), bonus = row && row.querySelector("button[value^='bonus:']");
+        const radio = D.querySelector(`#players input[name=kind][value="${CSS.escape(given || "")}"]`);
+        if (bonus && given === kind) {
+          bonus.textContent = `+${radio.dataset.short} ✓ waiting`;
+          bonus.setAttribute("aria-label", `${radio.dataset.label} bonus for ${nameOf(row)}: ${radio.dataset.short} waiting to send`);
+          if (!bonus.disabled) { bonus.disabled = true; bonus.dataset.keptOff = ""; }
+        } else note(row, `+${radio ? radio.dataset.short : given} · waiting to send`, false);
+      }
+    }
+  }
+  D.addEventListener("shuffleup:kept", e => {
+    waiting = e.detail.waiting;
+    const tap = e.detail.kept;
+    if (tap && window.shuffleupKept.field(tap, "op") === "bust_hand") {   // the hand is kept: its ticks go
+      for (const tick of D.querySelectorAll("#players input[name=out]:checked")) { tick.checked = false; chipsField(tick); }
+    }
+    markKept();
+    stuck();
+  });
+
+  // R-MEM-1, R-LATE-4: the door with no signal. The league's members are kept on the phone (fetched as
+  // the page opens: names and tonight's place, no contact details); with no connection the search
+  // finds them here, as the server's does, and their Check in waits to be sent (host/kept.js).
+  let members = null;
+  const door = () => D.querySelector("[data-door-search]");
+  function fetchMembers() {
+    const field = door();
+    if (!field || !navigator.onLine) return;
+    fetch(field.dataset.members, { credentials: "same-origin" }).then(r => r.ok ? r.json() : null)
+      .then(list => { if (list) members = list; }).catch(() => {});
+  }
+  const WHERE = { playing: "in the game", pending: "checked in on their phone", registered: "pre-registered",
+                  requested: "asked to pre-register", played: "out", dq: "disqualified" };
+  function doorHere(query) {
+    const roster = D.querySelector("#players form[data-keep]"), results = D.getElementById("search-results");
+    if (!roster || !results) return;
+    const found = query ? (members ? members.members : []).filter(m => named(query, m.name)).slice(0, 12) : [];
+    const form = D.createElement("form");
+    for (const name of ["method", "action", "hx-post", "hx-target", "hx-swap", "data-keep", "data-keep-swap"]) {
+      form.setAttribute(name, roster.getAttribute(name));
+    }
+    form.append(roster.elements.csrf_token.cloneNode());
+    const list = Object.assign(D.createElement("ul"), { className: "list plain door" });
+    for (const m of found) {
+      const item = D.createElement("li"), name = D.createElement("span");
+      item.dataset.keepWho = m.name;
+      name.textContent = m.name;
+      if (m.status) name.append(" ", Object.assign(D.createElement("span"), { className: "muted", textContent: WHERE[m.status] || m.status }));
+      item.append(name);
+      const op = m.status === "pending" ? `confirm:${m.entry}` : !m.status || ["registered", "requested"].includes(m.status) ? `walk_in:${m.id}` : "";
+      if (op) {
+        const paid = m.status === "registered" || m.status === "pending";
+        const words = (m.id_first ? "ID checked · " : "") + (m.status === "pending" ? "Confirm" : "Check in")
+          + (members.buy_in && !paid ? ` · $${members.buy_in.toLocaleString("en")}` : "");
+        item.append(Object.assign(D.createElement("button"), { type: "submit", name: "op", value: op + (m.id_first ? ":id" : ""), className: "primary", textContent: words }));
+      }
+      list.append(item);
+    }
+    if (query && !found.length) list.append(Object.assign(D.createElement("li"), { className: "muted", textContent: members ? `No member called “${query}”.` : "No list of members on this phone." }));
+    form.append(list);
+    const why = Object.assign(D.createElement("p"), { className: "muted small", textContent: "No connection: found on this phone's list of the league's members. A check-in waits to be sent." });
+    const here = Object.assign(D.createElement("div"), { id: "search-results" });
+    here.append(...(query ? [form, why] : []));
+    results.replaceWith(here);
+    if (window.htmx) htmx.process(here);
+    markKept();
+  }
+  D.addEventListener("htmx:configRequest", e => {
+    if (e.detail.elt === door() && !navigator.onLine) { e.preventDefault(); doorHere(door().value.trim()); }
+  });
+  D.addEventListener("htmx:sendError", e => { if (e.detail.elt === door()) doorHere(door().value.trim()); });
+
   D.addEventListener("input", e => { if (e.target.matches && e.target.matches("[data-roster-filter]")) filter(); });
-  D.addEventListener("DOMContentLoaded", () => { label(); filter(); stuck(); });
+  D.addEventListener("DOMContentLoaded", () => { label(); filter(); stuck(); markKept(); fetchMembers(); });
   // At the swap, not the settle 20 ms later: the focus never rests on the page's body meanwhile.
   D.addEventListener("htmx:afterSwap", e => {
     const target = e.detail.target && e.detail.target.id;
     if (target === "floor" && e.detail.requestConfig.verb === "post") sheetAnswered(e);
-    else if (target === "players") { label(); filter(); keepPlace(); }
+    else if (target === "players") { label(); filter(); keepPlace(); markKept(); }
+    else if (target === "search-results") markKept();
   });
   addEventListener("resize", stuck);
 })();

@@ -105,7 +105,7 @@ def test_r_clock_3_taps_kept_offline_after_another_hosts_come_back_to_redo_or_dr
         "Pause · tapped ")
     expect(refused.nth(0)).to_contain_text("The clock changed on another screen")
     expect(refused.nth(1)).to_contain_text("+1 min · tapped ")
-    expect(refused.nth(1)).to_contain_text("Not sent: it followed a tap that was not applied.")
+    expect(refused.nth(1)).to_contain_text("Not sent: it followed an action that was not applied.")
     expect(kept(host).locator("[data-kept-count]")).to_have_text("")
     assert player.evaluate("shuffleupClock.view().running")  # nothing applied
     expect(field(host, "level")).to_have_text("Level 2")  # the host's screen shows the clock as it now is

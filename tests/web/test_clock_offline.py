@@ -6,7 +6,7 @@ import pytest
 from league import clock as league_clock
 from services import clocks
 from services.models import RequestKey
-from tests.conftest import login
+from tests.conftest import csrf_token, login
 from tests.fixtures.host import clock, tap
 from wiring.extensions import db
 
@@ -132,7 +132,8 @@ def test_r_clock_3_a_kept_tap_sent_twice_with_its_key_is_applied_once(client, ni
     tap(client, night, "start")
     seen = clock(client, night)["version"]
     server_time["ms"] = T0 + 3 * MINUTE
-    fields = {"tapped_at_ms": str(T0 + 2 * MINUTE), "idempotency_key": "a" * 32}
+    # the very same fields, the CSRF token too (a new one each second would make it another request)
+    fields = {"tapped_at_ms": str(T0 + 2 * MINUTE), "idempotency_key": "a" * 32, "csrf_token": csrf_token(client, "/")}
     first = tap(client, night, "pause", version=seen, **fields)
     server_time["ms"] = T0 + 4 * MINUTE
     again = tap(client, night, "pause", version=seen, **fields)

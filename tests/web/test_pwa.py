@@ -64,7 +64,7 @@ def test_service_worker_from_the_site_root(app, client):
     assert sorted(url.partition("?")[0] for url in precache) == [
         "/offline", "/static/css/app.css", "/static/js/app.js", "/static/js/clock.js"]
     for not_precached in ("vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-sse-2.2.4.min.js", "host/roster.js",
-                          "host/controls.js", "host/host.css", "organiser/organiser.css", "organiser/pack.css", "staff/staff.css"):
+                          "host/controls.js", "host/kept.js", "host/host.css", "organiser/organiser.css", "organiser/pack.css", "staff/staff.css"):
         assert not any(url.startswith(f"/static/{not_precached}") for url in precache)
         assert (ROOT / "static" / not_precached).exists()
     # What it must never cache: fragments (HX-Request), /api/, the clock's stream.
