@@ -45,8 +45,16 @@ def _roster(entries: list[Entry]) -> dict[str, list[Entry]]:
     for entry in entries:
         by_status.setdefault(entry.status, []).append(entry)
     for group in by_status.values():
-        group.sort(key=lambda e: (e.position or 0, e.member.name.casefold()))
+        group.sort(key=_by_position)
+    # R-PTS-5: those out, by their finishing place (a row without one, from a file or a hand-made
+    # database, last, never a failed sort)
+    by_status["out"] = sorted(by_status.get(EntryStatus.PLAYED, []) + by_status.get(EntryStatus.DQ, []),
+                              key=_by_position)
     return by_status
+
+
+def _by_position(entry: Entry) -> tuple[bool, int, str]:
+    return (entry.position is None, entry.position or 0, entry.member.name.casefold())
 
 
 class SeatGroup(NamedTuple):

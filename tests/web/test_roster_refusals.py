@@ -5,6 +5,7 @@ reason, and nowhere else (R-LATE-4)."""
 import re
 
 from services.models import BonusClaim, Entry, Event, Member, Ruling, Venue
+from tests.conftest import login
 from tests.fixtures.host import host_op, past_the_major_break, seat_players, tap
 from tests.fixtures.pages import html, refusal
 from tests.fixtures.rows import entries
@@ -112,3 +113,23 @@ def test_a_refusal_shows_beside_the_button_tapped_and_at_the_top_when_it_is_gone
     again = html(host_op(client, night, f"bust:{roster['Cy'].id}"))
     assert refusal(again) and again.index('class="answer-bar"') < again.index('id="refusal"') < again.index("<h2>Arrivals")
     assert 'class="flash"' not in again
+
+
+def test_r_pts_5_rows_out_without_a_place_still_show_and_take_actions(client, night):
+    """Entries out with no finishing place (a hand-made database, or a file from elsewhere): the roster
+    lists them after those placed, and a bust-out beside them answers, never a 500 from a sort."""
+    members = []
+    for number in range(4):
+        member = Member.named(night.league_id, f"Placeless {number}")
+        db.session.add(member)
+        db.session.flush()
+        members.append(member)
+        db.session.add(Entry(event_id=night.id, member_id=member.id, status="played" if number >= 2 else "playing"))
+    db.session.commit()
+    login(client, "host", "pw-host")
+    playing = db.session.scalar(db.select(Entry).where(Entry.event_id == night.id, Entry.member_id == members[0].id))
+    answer = host_op(client, night, f"bust:{playing.id}")
+    assert answer.status_code == 200
+    page = client.get(f"/host/events/{night.id}/players").get_data(as_text=True)
+    out = page[page.index("Placeless 0"):]
+    assert "Placeless 2" in out and "Placeless 3" in out  # the placed one first, the placeless after
