@@ -61,9 +61,9 @@ POLL_S = 0.05
 BUSY = "That is already being done: wait a moment, then reload to see it."
 SAVED = "That was already saved: reload the page to see it."
 GARBLED = "The form's one-time key is garbled: reload the page, then try again."
-# What the host's phone adds to a clock tap it kept for want of an answer (static/host/controls.js,
-# keep): when it was tapped and on which clock. Sent again with its key, it is the same tap, not another
-# request: these do not name the request.
+# What the host's phone adds to an action it kept, offline or for want of an answer (static/host/kept.js
+# and controls.js, keep): when it was tapped and, for a clock tap, on which clock. Sent again with its
+# key, it is the same action, not another request: these do not name the request.
 KEPT_TAP_FIELDS = frozenset({"tapped_at_ms", "seen_clock"})
 
 

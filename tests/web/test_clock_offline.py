@@ -153,7 +153,8 @@ def test_r_clock_3_a_posted_tap_whose_answer_was_lost_and_kept_is_answered_as_it
     login(client, "host", "pw-host")
     tap(client, night, "start")
     seen, tapped_on = clock(client, night)["version"], clocks.seen_clock(night)
-    key = {"idempotency_key": "b" * 32}
+    # the key and the CSRF token as the phone kept them (a token made a second later is another request)
+    key = {"idempotency_key": "b" * 32, "csrf_token": csrf_token(client, "/")}
     server_time["ms"] = T0 + MINUTE
     first = tap(client, night, "pause", version=seen, **key)
     server_time["ms"] = T0 + 2 * MINUTE
