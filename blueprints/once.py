@@ -21,6 +21,10 @@ are two requests, and a repeat is the same request again.
   for any request that wrote, with a key or not), and a retry with the key answers "already saved".
 - A request without a key (a script, a page from before) runs as it always did. Keys are kept a
   day (ONCE_LIFETIME_H), then pruned.
+- The host's line (blueprints/host/line.py) takes the clock's taps without an HTTP request each: it
+  claims, marks and keeps a tap's key with these same functions (`claim`, `held`, `keep`), as the
+  POST to the clock would, and keeps the answer that POST would have given; so a tap sent on the line
+  whose answer was lost, sent again over HTTP with its key, gets the first answer back.
 """
 from __future__ import annotations
 
@@ -57,6 +61,10 @@ POLL_S = 0.05
 BUSY = "That is already being done: wait a moment, then reload to see it."
 SAVED = "That was already saved: reload the page to see it."
 GARBLED = "The form's one-time key is garbled: reload the page, then try again."
+# What the host's phone adds to an action it kept, offline or for want of an answer (static/host/kept.js
+# and controls.js, keep): when it was tapped and, for a clock tap, on which clock. Sent again with its
+# key, it is the same action, not another request: these do not name the request.
+KEPT_TAP_FIELDS = frozenset({"tapped_at_ms", "seen_clock"})
 
 
 @dataclass
@@ -68,12 +76,23 @@ class Claim:
     settled: bool = False      # its answer stored, or the claim let go
 
 
+@dataclass(frozen=True)
+class Earlier:
+    """What a repeat finds of its first sending: the answer it was given (`status`, `body`, `headers`),
+    or, `body` None, only that it was applied (its answer not kept: "already saved"); `busy`: the
+    first is still at work after ONCE_WAIT_S."""
+    status: int = 200
+    body: bytes | None = None
+    headers: tuple = ()
+    busy: bool = False
+
+
 class TakenOver(Exception):
     """A claim abandoned too long was taken by a repeat of the request: this one's commit must not
     land as well (raised from the commit, which then rolls back)."""
 
 
-def _who() -> str:
+def who() -> str:
     """Whose keys these are: the login, else the browser's session (its CSRF secret: a player's phone
     has one from the page whose form it sends), else the address. Hashed: the table holds no secret."""
     if current_user.is_authenticated:
@@ -85,12 +104,10 @@ def _who() -> str:
 
 def _digest(key: str) -> str:
     """The key together with the request it came with: method, path and query, every field but the
-    key (each uploaded file's name and bytes), or the raw body of JSON."""
+    key and a kept tap's own (each uploaded file's name and bytes), or the raw body of JSON."""
     digest = hashlib.sha256(f"{key}\n{request.method} {request.full_path}\n".encode())
     if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
-        for name, value in sorted(request.form.items(multi=True)):
-            if name != FIELD:
-                digest.update(json.dumps([name, value]).encode())
+        _add_fields(digest, request.form)
         for name, upload in sorted(request.files.items(multi=True), key=lambda item: item[0]):
             digest.update(json.dumps([name, upload.filename]).encode())
             digest.update(upload.stream.read())
@@ -100,12 +117,31 @@ def _digest(key: str) -> str:
     return digest.hexdigest()
 
 
+def form_digest(key: str, full_path: str, form, method: str = "POST") -> str:
+    """What `_digest` makes of a form request to `full_path` (path "?" query, as werkzeug's full_path)
+    with these fields: the host's line names its taps as the POST they stand for."""
+    digest = hashlib.sha256(f"{key}\n{method} {full_path}\n".encode())
+    _add_fields(digest, form)
+    return digest.hexdigest()
+
+
+def _add_fields(digest, form) -> None:
+    for name, value in sorted(form.items(multi=True)):
+        if name != FIELD and name not in KEPT_TAP_FIELDS:
+            digest.update(json.dumps([name, value]).encode())
+
+
+def shaped(key: str) -> bool:
+    """A key as the page makes them (KEY_SHAPE)."""
+    return bool(KEY_SHAPE.fullmatch(key))
+
+
 def _key() -> str | None:
     """The request's key (header first, then the form's field), or None: no key, the old way."""
     key = request.headers.get(HEADER) or (request.form.get(FIELD) if request.mimetype != "application/json" else None)
     if not key:
         return None
-    if not KEY_SHAPE.fullmatch(key):
+    if not shaped(key):
         raise BadRequest(GARBLED)
     return key
 
@@ -128,51 +164,80 @@ def _claim():
     key = _key()
     if key is None:
         return None
-    who, digest, owner = _who(), _digest(key), secrets.token_hex(16)
-    try:
-        with db.engine.begin() as connection:
-            _prune(connection)
-            claim_id = connection.execute(insert(RequestKey).values(
-                who=who, key=digest, owner=owner, path=request.path[:200], claimed_at=utcnow(),
-                applied=False).returning(RequestKey.id)).scalar_one()
-    except exc.IntegrityError:
-        return _repeat(who, digest, owner)
-    g.once = Claim(claim_id, owner)
-    g.pop("once_wrote", None)  # the claim's own write, on its own connection, is no action's
-    return None
+    found = claim(who(), _digest(key), request.path)
+    if isinstance(found, Claim):
+        _hold(found)
+        return None
+    return _answer_again(found)
 
 
-def _repeat(who: str, digest: str, owner: str) -> Response | None:
-    """A repeat of a claimed key: the first answer once it is stored; "already saved" if the first
-    committed and never answered; the claim taken over when its request died before committing;
-    else, after ONCE_WAIT_S, 409 "already being done"."""
+def claim(whose: str, digest: str, path: str) -> Claim | Earlier:
+    """Claim a key (`whose`: who(); `digest`: the key with its request): a Claim, this request applies
+    it; or, when it was claimed already, what the first sending left (Earlier): its answer once kept,
+    "applied" when it committed and never answered, "busy" when it is still at work after ONCE_WAIT_S.
+    A claim whose request died before committing is taken over (a Claim) after ONCE_ABANDONED_S; one
+    let go meanwhile (its request answered 5xx with nothing saved) is claimed afresh, once."""
+    owner = secrets.token_hex(16)
+    for _ in range(2):
+        try:
+            with db.engine.begin() as connection:
+                _prune(connection)
+                claim_id = connection.execute(insert(RequestKey).values(
+                    who=whose, key=digest, owner=owner, path=path[:200], claimed_at=utcnow(),
+                    applied=False).returning(RequestKey.id)).scalar_one()
+        except exc.IntegrityError:
+            found = _first_sending(whose, digest, owner)
+            if found is not None:
+                return found
+        else:
+            return Claim(claim_id, owner)
+    return Earlier(busy=True)
+
+
+def _first_sending(whose: str, digest: str, owner: str) -> Claim | Earlier | None:
+    """A repeat of a claimed key: the first answer once it is stored; "applied" if the first committed
+    and never answered; the claim taken over when its request died before committing; else, after
+    ONCE_WAIT_S, "busy". None: the first let its claim go meanwhile."""
     config = current_app.config
     deadline = time.monotonic() + config["ONCE_WAIT_S"]
     query = select(RequestKey.id, RequestKey.owner, RequestKey.claimed_at, RequestKey.applied, RequestKey.status,
-                   RequestKey.body, RequestKey.headers).where(RequestKey.who == who, RequestKey.key == digest)
+                   RequestKey.body, RequestKey.headers).where(RequestKey.who == whose, RequestKey.key == digest)
     while True:
         with db.engine.connect() as connection:
             row = connection.execute(query).first()
-        if row is None:  # let go meanwhile (its request answered 5xx with nothing saved): claim it again
-            return _claim_again()
+        if row is None:
+            return None
         if row.status is not None:
-            return _replayed(row)
+            return Earlier(row.status, row.body, tuple(tuple(pair) for pair in row.headers or ()))
         abandoned = utcnow() - row.claimed_at > dt.timedelta(seconds=config["ONCE_ABANDONED_S"])
         if abandoned and not row.applied and _take_over(row.id, row.owner, owner):
-            g.once = Claim(row.id, owner)
-            g.pop("once_wrote", None)
-            return None
+            return Claim(row.id, owner)
         if time.monotonic() >= deadline:
-            return _saved() if row.applied else _said(BUSY, 409)
+            return Earlier() if row.applied else Earlier(busy=True)
         time.sleep(POLL_S)
 
 
-def _claim_again() -> Response | None:
-    """The first request let its claim go: this one claims afresh (once; then it is busy)."""
-    if g.get("once_retried"):
-        return _said(BUSY, 409)
-    g.once_retried = True
-    return _claim()
+def _hold(found: Claim) -> None:
+    g.once = found
+    g.pop("once_wrote", None)  # the claim's own write, on its own connection, is no action's
+
+
+@contextlib.contextmanager
+def held(found: Claim):
+    """Apply an action under this claim, outside a request's own hooks (the host's line): its commit
+    marks the claim applied (or fails, when a repeat took the claim over: TakenOver); an action that
+    fails before committing lets the claim go, so a repeat applies it."""
+    _hold(found)
+    try:
+        yield found
+    except BaseException:
+        if not found.applied:
+            with contextlib.suppress(exc.SQLAlchemyError):
+                _let_go(found)
+            found.settled = True
+        raise
+    finally:
+        g.pop("once", None)
 
 
 def _take_over(claim_id: int, old: str, new: str) -> bool:
@@ -184,12 +249,14 @@ def _take_over(claim_id: int, old: str, new: str) -> bool:
     return taken.rowcount == 1
 
 
-def _replayed(row) -> Response:
-    """The first answer again, as it was sent (or "saved", when it held a secret)."""
-    if row.body is None:
+def _answer_again(found: Earlier) -> Response:
+    """A repeat's answer: the first answer again, "already saved", or "already being done"."""
+    if found.busy:
+        return _said(BUSY, 409)
+    if found.body is None:
         return _saved()
-    response = Response(row.body or b"", status=row.status)
-    for name, value in row.headers or []:
+    response = Response(found.body or b"", status=found.status)
+    for name, value in found.headers:
         response.headers[name] = value
     response.headers[REPLAYED] = "true"
     return response
@@ -222,25 +289,34 @@ def _said(words: str, status: int) -> Response:
 
 def _store(response: Response) -> Response:
     """After the view: keep the answer for a repeat (below 500), or let an unapplied claim go."""
-    claim: Claim | None = g.pop("once", None)
-    if claim is None:
+    found: Claim | None = g.pop("once", None)
+    if found is None:
         return response
+    if response.status_code >= 500 or response.is_streamed or response.direct_passthrough:
+        if not found.applied:
+            try:
+                _let_go(found)
+            except exc.SQLAlchemyError:  # the database went: a repeat takes the claim over once abandoned
+                current_app.logger.warning("once: the claim of %s could not be let go", request.path)
+        return response
+    keep(found, response, secret=g.pop("answer_holds_secret", False))
+    return response
+
+
+def keep(found: Claim, response: Response, secret: bool = False) -> None:
+    """Keep `response` as the claimed request's answer, for a repeat of it (`secret`: a password link
+    to hand over, login_change: only that it was done is kept). The database gone: the answer still
+    goes out; a repeat finds the claim as it is."""
+    headers = [] if secret else [[name, value] for name, value in response.headers.items()
+                                 if name in KEPT_HEADERS or name.startswith("HX-") or name == "Retry-After"]
     try:
-        if response.status_code >= 500 or response.is_streamed or response.direct_passthrough:
-            if not claim.applied:
-                _let_go(claim)
-            return response
-        secret = g.pop("answer_holds_secret", False)  # a password link to hand over (login_change)
-        headers = [] if secret else [[name, value] for name, value in response.headers.items()
-                                     if name in KEPT_HEADERS or name.startswith("HX-") or name == "Retry-After"]
         with db.engine.begin() as connection:
-            connection.execute(update(RequestKey).where(RequestKey.id == claim.id, RequestKey.owner == claim.owner)
+            connection.execute(update(RequestKey).where(RequestKey.id == found.id, RequestKey.owner == found.owner)
                                .values(status=response.status_code, body=None if secret else response.get_data(),
                                        headers=headers))
-    except exc.SQLAlchemyError:  # the database went: the answer still goes out; a repeat finds the claim as it is
+    except exc.SQLAlchemyError:
         current_app.logger.warning("once: the answer to %s could not be kept", request.path)
-    claim.settled = True
-    return response
+    found.settled = True
 
 
 def _let_go(claim: Claim) -> None:

@@ -33,7 +33,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from live.push_queue import RedisQueue
+from live.push_queue import Claim, RedisQueue
 
 log = logging.getLogger(__name__)
 KEY_FILE = "vapid_private.pem"  # beside config.py's secret key in instance/, never committed
@@ -76,13 +76,16 @@ class Sender:
     Without REDIS_URL (or while Redis is down) the queue is this process's own: a heap by due time that
     this process's sender threads work through. With it, a message goes to Redis (live/push_queue.py):
     due now, to a list; due later (a penalty's end, registration closing), to a sorted set by due time.
-    Any process's pump claims it from there atomically (so two processes never send one message twice)
-    and hands it to its threads; a restart loses nothing that was still waiting in Redis.
+    Any process's pump claims it from there atomically (so two processes never hold one message at once),
+    with a lease, and hands it to its threads; the thread answers for the claim once the message is sent
+    or dropped, queueing its retries in the same step. A restart loses nothing that was waiting in Redis,
+    and a process that dies while sending loses nothing it held: its lease runs out and another process's
+    pump claims the message again (sent at least once).
     """
 
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self._heap: list[tuple[float, int, dict]] = []
+        self._heap: list[tuple[float, int, dict, Claim | None]] = []
         self._order = itertools.count()
         self._cv = threading.Condition()
         self._pid: int | None = None
@@ -109,7 +112,7 @@ class Sender:
         with self._cv:
             self._start(pump=self.app.config.get("PUSH_SEND_HERE", True))
             for item, when in timed:
-                heapq.heappush(self._heap, (when, next(self._order), item))
+                heapq.heappush(self._heap, (when, next(self._order), item, None))
             self._cv.notify(len(timed))
 
     def serve(self) -> None:
@@ -137,26 +140,27 @@ class Sender:
             with self._cv:
                 while len(self._heap) + self._busy >= 2 * self.app.config.get("PUSH_SENDERS", SENDERS):
                     self._idle.wait(timeout=1.0)
-            item = self.shared.claim(timeout_s=PUMP_WAIT_S)
-            if item is not None:
+            claim = self.shared.claim(timeout_s=PUMP_WAIT_S)
+            if claim is not None:
                 with self._cv:
-                    heapq.heappush(self._heap, (0.0, next(self._order), item))
+                    heapq.heappush(self._heap, (0.0, next(self._order), claim.item, claim))
                     self._cv.notify()
 
-    def _take(self) -> dict:
+    def _take(self) -> tuple[dict, Claim | None]:
         with self._cv:
             while True:
                 now = time.time()
                 if self._heap and self._heap[0][0] <= now:
                     self._busy += 1
-                    return heapq.heappop(self._heap)[2]
+                    _, _, item, claim = heapq.heappop(self._heap)
+                    return item, claim
                 self._cv.wait(timeout=(self._heap[0][0] - now) if self._heap else None)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Block until nothing is due and no message is being sent, here or in Redis (tests; the benchmark)."""
         end = time.time() + timeout
         with self._cv:
-            while (self._busy or any(at <= time.time() for at, _, _ in self._heap)
+            while (self._busy or any(entry[0] <= time.time() for entry in self._heap)
                    or (self.shared is not None and self.shared.due_count())):
                 if time.time() >= end:
                     return False
@@ -166,23 +170,45 @@ class Sender:
     def _run(self) -> None:
         session = requests.Session()
         while True:
-            item = self._take()
+            item, claim = self._take()
+            retries: list[tuple[dict, float]] = []
             try:
                 with self.app.app_context():
-                    self._send(item, session)
-            except Exception:  # a bad item must not stop the sender
+                    self._send(item, session, claim, retries)
+            except Exception:  # a bad item must not stop the sender (nor come back at every lease)
                 log.exception("push: could not send a message")
             finally:
+                self._answer_for(claim, retries)
                 with self._cv:
                     self._busy -= 1
                     self._idle.notify_all()
 
-    def _send(self, item: dict, session) -> None:
+    def _send(self, item: dict, session, claim: Claim | None, retries: list[tuple[dict, float]]) -> None:
         if "endpoint" in item:  # a retry of one phone's message
-            self._post(item, session)
+            if self._still_mine(claim):
+                self._post(item, session, retries)
+            return
+        if not self._still_mine(claim):
             return
         for target in targets_of(item):
-            self._post(target, session)
+            if not self._still_mine(claim):
+                return  # another process claimed it after this one's lease ran out: it sends it whole
+            self._post(target, session, retries)
+
+    def _still_mine(self, claim: Claim | None) -> bool:
+        """A claimed message is still this process's to send: its lease, renewed once a quarter of it
+        has gone (a message of many phones, or one that waited here behind others), is not another's."""
+        if claim is None or self.shared is None or time.time() - claim.kept_at < self.shared.lease_s / 4:
+            return True
+        return self.shared.keep(claim)
+
+    def _answer_for(self, claim: Claim | None, retries: list[tuple[dict, float]]) -> None:
+        """A claimed message's claim released and its retries queued, in one step (Redis down: the
+        retries wait here, and the claim lapses: the message may be sent again, never lost)."""
+        if claim is not None and self.shared is not None and self.shared.done(claim, retries) is not None:
+            return
+        for retry, at in retries:
+            self.put(retry, at=at)
 
     def _headers(self, endpoint: str) -> dict:
         """The VAPID Authorization for the endpoint's push service (RFC 8292), signed once per service
@@ -199,7 +225,7 @@ class Sender:
             cached = self._vapid_headers[audience] = (expires, self.app.extensions["push_vapid"].sign(claims))
         return dict(cached[1])
 
-    def _post(self, target: dict, session) -> None:
+    def _post(self, target: dict, session, retries: list[tuple[dict, float]]) -> None:
         from services import push as subscriptions
         from wiring.extensions import db
         status = None
@@ -222,7 +248,7 @@ class Sender:
                 self.dropped += 1
                 return
             delay = RETRY_DELAYS_S[target["tries"]] * self.app.config.get("PUSH_BACKOFF_SCALE", 1.0)
-            self.put({**target, "tries": target["tries"] + 1}, at=time.time() + delay)
+            retries.append(({**target, "tries": target["tries"] + 1}, time.time() + delay))
         else:  # 400, 403, 413: this message can't be sent as it is; trying again would not change that
             self.dropped += 1
             log.warning("push: %s refused a message (%s)", target["endpoint"].split("/")[2], status)

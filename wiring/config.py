@@ -96,6 +96,9 @@ class Defaults:
     PUSH_SEND_HERE = True
     PUSH_SENDERS = 2
     PUSH_REDIS_PREFIX = "shuffleup:push"
+    # With Redis, a claimed message's lease (seconds; never under three PUSH_TIMEOUT_S): a process that
+    # dies holding a message lets it run out, and another process sends the message.
+    PUSH_LEASE_S = 60
 
 
 def database_url(url: str) -> str:

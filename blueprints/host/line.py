@@ -21,6 +21,13 @@ refusal's answer is `{"status", "controls"}`, with the controls and their words,
 answers. The controls' script (static/host/controls.js) opens the line and sends the taps over it
 while it is open, and over HTTP otherwise (no WebSocket, a proxy that refuses the upgrade, the line
 down): the host never waits on it.
+
+A tap with its one-time key (`idempotency_key`, the form's) is applied once, whichever way it comes
+(blueprints/once.py): the line claims the key as the POST to the clock would, its commit marks it, and
+the answer that POST would have given (the controls and the clock's state) is kept for it, made after
+the line's own answer has gone. A tap whose answer was lost on the line, kept by the phone and sent
+again over HTTP, is answered with it (Idempotency-Replayed), not judged stale; a repeat on the line
+is answered `{"status", "controls", "replayed": true}` with the kept controls.
 """
 import contextlib
 import hmac
@@ -30,13 +37,14 @@ from socket import SHUT_RD
 from urllib.parse import parse_qsl, urlsplit
 
 import simple_websocket
-from flask import abort, render_template, request
+from flask import Response, abort, render_template, request, url_for
 from flask_login import current_user
 from flask_wtf.csrf import ValidationError, validate_csrf
 from sqlalchemy import exc
 from werkzeug.datastructures import MultiDict
 from wsproto.utilities import ProtocolError
 
+from blueprints import once
 from blueprints.host.base import GARBLED, bp, my_event
 from blueprints.host.clock import controls_context, tap
 from services import leagues
@@ -98,6 +106,8 @@ class _Line:
         self.socket, self.event_id, self.login_token = socket, event_id, login_token
         self.csrf_taken: str | None = None
         self.second, self.taps = 0.0, 0
+        # The POST a tap stands for: its key names that request (once.form_digest), its answer is kept.
+        self.tap_path = url_for("host.clock_action", event_id=event_id).removeprefix(request.script_root)
 
     def take(self, message: str) -> bool:
         """Apply and answer one tap (`message`, the controls' form urlencoded); False once the line
@@ -109,7 +119,9 @@ class _Line:
             self.socket.close(4404 if event is None else 4403, GONE if event is None else LOGGED_OUT)
             return False
         try:
-            form = MultiDict(parse_qsl(message, max_num_fields=20))
+            # blank fields kept, as a POST's form keeps them (an empty seat): the tap reads as the POST
+            # would, and its key names the same request (once.form_digest)
+            form = MultiDict(parse_qsl(message, keep_blank_values=True, max_num_fields=20))
         except ValueError:
             return self.answer(400, controls_context(event, GARBLED))
         if self.taps > TAPS_PER_SECOND:
@@ -121,16 +133,59 @@ class _Line:
             except ValidationError:
                 return self.answer(400, controls_context(event, FORGED))
             self.csrf_taken = token
+        key = form.get(once.FIELD)
+        if not key:  # a script's tap, or a page from before the keys
+            self.apply(event, form)
+            return True
+        if not once.shaped(key):
+            return self.answer(400, controls_context(event, once.GARBLED))
+        found = once.claim(once.who(), once.form_digest(key, f"{self.tap_path}?", form), self.tap_path)
+        if not isinstance(found, once.Claim):
+            return self.again(event, found)
+        try:
+            with once.held(found):
+                kept = self.apply(event, form)
+        except once.TakenOver:  # a repeat took the claim over: this tap's commit did not land
+            db.session.rollback()
+            return self.answer(409, controls_context(event, once.BUSY))
+        once.keep(found, kept)
+        return True
+
+    def apply(self, event, form) -> Response:
+        """Apply the tap and answer it on the line; → the answer the POST to the clock would have given
+        (made after the line's answer has gone: the host and the phones never wait for it)."""
         error, status, state = tap(event, form)
         if error is None:
             self.socket.send(f'{{"status":200,"state":{state}}}')  # `state` is JSON already
-            return True
-        return self.answer(status, controls_context(event, error))
+            return self.as_posted(200, controls_context(event, None, state))
+        return self.as_posted(status, controls_context(event, error), send=True)
+
+    def as_posted(self, status: int, context: dict, send: bool = False) -> Response:
+        """The controls as the POST answers htmx (and, `send`, sent on the line as a refusal is)."""
+        controls = render_template("host/_controls.html", as_fragment=True, **context)
+        if send:
+            self.socket.send(json.dumps({"status": status, "controls": controls}, separators=(",", ":")))
+        response = Response(controls, status, mimetype="text/html")
+        response.vary.add("HX-Request")
+        return response
+
+    def again(self, event, found: once.Earlier) -> bool:
+        """A repeat of a tap already sent (on the line or over HTTP): the first answer's controls again,
+        or, when that answer is not kept (or was no controls: a plain form's redirect), the controls as
+        they are now; "already being done" while the first is still at work."""
+        if found.busy:
+            return self.answer(409, controls_context(event, once.BUSY))
+        status, controls = found.status, (found.body or b"").decode()
+        if found.body is None or 300 <= status < 400:
+            status, controls = 200, render_template("host/_controls.html", as_fragment=True,
+                                                    **controls_context(event))
+        self.socket.send(json.dumps({"status": status, "controls": controls, "replayed": True},
+                                    separators=(",", ":")))
+        return True
 
     def answer(self, status: int, context: dict) -> bool:
         """Send a refusal: its status and the controls showing it."""
-        controls = render_template("host/_controls.html", as_fragment=True, **context)
-        self.socket.send(json.dumps({"status": status, "controls": controls}, separators=(",", ":")))
+        self.as_posted(status, context, send=True)
         return True
 
 

@@ -117,6 +117,8 @@ function answerTap(data) {
   }
   if (!answer.state && !answer.controls) return endTap(answer.error);
   endTap(null);
+  // answered: the next tap is a new action, with a key of its own (once.js, after an htmx answer)
+  find("#controls").elements.idempotency_key?.remove();
   find("#unavailable")?.remove();
   // A tap that went through brings the phones' message, which keeps the controls in step as the
   // stream's does; a refusal brings the controls with its words.

@@ -147,3 +147,46 @@ def test_r_clock_3_a_tap_that_got_no_answer_is_kept_and_sent_again_with_its_key(
     first, again = bodies[-2], bodies[-1]
     key = re.search(r"idempotency_key=(\w+)", first).group(1)
     assert f"idempotency_key={key}" in again and "tapped_at_ms=" in again and "action=pause" in again
+
+
+def test_r_clock_3_a_tap_whose_answer_on_the_line_was_lost_is_sent_by_http_and_applied_once(night, phone):  # noqa: F811
+    """The tap went over the host's line and landed, its answer lost on the way back: the phone keeps
+    it and sends it again by HTTP with its key; the first answer comes back (not "not applied" as
+    stale), and the clock was paused once."""
+    allow_offline_errors(phone)
+    lose = {"next": False}
+    replays = []
+
+    def answers_can_be_lost(page):
+        def line(socket):
+            server = socket.connect_to_server()
+
+            def back(message):
+                if lose["next"]:
+                    lose["next"] = False  # this answer never reaches the phone
+                    return
+                socket.send(message)
+            server.on_message(back)
+        page.route_web_socket(LINE, line)
+        page.on("response", lambda response: replays.append(response.headers.get("idempotency-replayed"))
+                if response.request.method == "POST" and CLOCK_POST.match(response.url) else None)
+
+    host = open_host(phone, night, prepare=answers_can_be_lost)
+    player = open_player(phone, night)
+    host.wait_for_timeout(300)  # the line opens as the page starts
+    tap(host, "Start")
+    player.wait_for_function(RUNNING_JS)
+    lose["next"] = True
+    host.locator("#controls").get_by_role("button", name="Pause", exact=True).click()
+    player.wait_for_function(PAUSED_JS)  # it landed: every phone heard it
+    # no answer within the line's timeout (8 s): kept, as an unanswered POST is
+    expect(kept(host).locator("[data-kept-count]")).to_contain_text("1 waiting to send", timeout=15_000)
+    host.evaluate("dispatchEvent(new Event('online'))")  # sent now rather than at the next 15 s round
+    expect(kept(host)).to_be_hidden()
+    assert replays == ["true"]
+    expect(host.locator("#controls .error")).to_have_count(0)
+    expect(host.locator("#controls [data-main]")).to_have_text("Resume")
+    with night.app.app_context():
+        assert db.session.get(Event, night.id).clock_version == 2  # started, paused: once
+        db.session.remove()
+    axe(host, "the host's clock after a tap sent again by HTTP")

@@ -146,6 +146,25 @@ def test_r_clock_3_a_kept_tap_sent_twice_with_its_key_is_applied_once(client, ni
     assert state.version == seen + 1 and state.item_elapsed_ms == 2 * MINUTE
 
 
+def test_r_clock_3_a_posted_tap_whose_answer_was_lost_and_kept_is_answered_as_it_was(client, night, server_time):
+    """The tap went and landed, its answer lost: the phone kept it, adding when it was tapped and the
+    clock it was tapped on (static/host/controls.js keep), and sends it again with its key. It is the
+    same tap: the first answer comes back, not a refusal as stale."""
+    login(client, "host", "pw-host")
+    tap(client, night, "start")
+    seen, tapped_on = clock(client, night)["version"], clocks.seen_clock(night)
+    # the key and the CSRF token as the phone kept them (a token made a second later is another request)
+    key = {"idempotency_key": "b" * 32, "csrf_token": csrf_token(client, "/")}
+    server_time["ms"] = T0 + MINUTE
+    first = tap(client, night, "pause", version=seen, **key)
+    server_time["ms"] = T0 + 2 * MINUTE
+    again = tap(client, night, "pause", version=seen, tapped_at_ms=str(T0 + MINUTE), seen_clock=tapped_on, **key)
+    assert first.status_code == again.status_code == 200
+    assert again.headers.get("Idempotency-Replayed") == "true" and again.get_data() == first.get_data()
+    state = stored(night)
+    assert state.version == seen + 1 and state.item_elapsed_ms == MINUTE
+
+
 def test_r_clock_3_a_kept_tap_on_the_same_clock_applies_though_the_field_moved_on(client, night, server_time):
     """Players arrived meanwhile (the version moved on, the clock did not): the kept pause, saying the
     clock it was tapped on, is applied; the same tap without it, or on another clock, is stale."""

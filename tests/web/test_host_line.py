@@ -340,6 +340,91 @@ def test_r_clock_3_a_tap_the_rules_refuse_over_the_line_is_422_and_its_words_are
     assert stored(night) == before
 
 
+# --- one tap, one action: the key the controls give each tap (blueprints/once.py) ----------------
+
+KEY = "k3y-of-one-tap-0123456789abcdef"
+
+
+def post_kept(browser: Browser, event_id: int, fields: dict):
+    """The tap as static/host/controls.js sends one it kept (its answer lost): by HTTP, as htmx, with
+    its key, when it was tapped and the clock it was tapped on → (status, headers, body)."""
+    request = urllib.request.Request(f"{browser.base}/host/events/{event_id}/clock", headers={"HX-Request": "true"},
+                                     data=urllib.parse.urlencode(fields).encode())
+    try:
+        with browser.opener.open(request, timeout=WAIT_S) as answer:
+            return answer.status, answer.headers, answer.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.headers, refused.read().decode()
+
+
+def clock_state(controls: str) -> dict:
+    """The clock's state the controls carry (#clock-state, as controls.js's sendKept reads it)."""
+    found = re.search(r'<div id="clock-state" hidden data-state="([^"]*)"', controls)
+    assert found, "the answer carries no #clock-state"
+    return json.loads(html.unescape(found.group(1)))
+
+
+def test_r_clock_3_a_tap_applied_on_the_line_and_sent_again_by_http_is_applied_once(night, harry, line):
+    phone = Phone(night.base, night.event_id)
+    try:
+        assert phone.message()[0] == 0
+        # as the controls' form sends it: the seat for calling the clock left blank
+        fields = {"csrf_token": harry.token, "version": "0", "action": "start", "seat": "", "idempotency_key": KEY}
+        started = send(line, fields)  # it landed; its answer was lost: the phone keeps the tap
+        assert started["status"] == 200 and started["state"]["version"] == 1
+
+        status, headers, body = post_kept(harry, night.event_id, {**fields, "tapped_at_ms": "1700000000000",
+                                                                  "seen_clock": "0:0::0:::0:"})
+
+        assert status == 200 and headers["Idempotency-Replayed"] == "true"
+        # what the POST itself would have answered: the controls on the clock the tap made, its state
+        assert '<form id="controls"' in body and shown_version({"controls": body}) == 1
+        assert clock_state(body)["version"] == 1 and clock_state(body)["state"]["started"]
+        assert stored(night)["clock_version"] == 1 and phone.message()[0] == 1
+    finally:
+        phone.close()
+
+
+def test_r_clock_3_a_tap_sent_twice_on_the_line_is_applied_once(night, harry, line):
+    fields = {"version": "0", "action": "next", "idempotency_key": KEY}
+    first = tap(line, harry, **fields)
+    again = tap(line, harry, **fields)
+
+    assert first["status"] == 200 and first["state"]["version"] == 1 and "replayed" not in first
+    assert again["status"] == 200 and again["replayed"] is True
+    assert shown_version(again) == 1 and clock_state(again["controls"])["state"]["index"] == 1
+    row = stored(night)
+    assert row["clock_version"] == 1 and row["clock_index"] == 1  # one level on, not two
+
+
+def test_r_clock_3_a_tap_refused_on_the_line_is_refused_again_by_http_with_its_words(night, harry, line):
+    fields = {"csrf_token": harry.token, "version": "0", "action": "pause", "idempotency_key": KEY}
+    refused = send(line, fields)  # the clock has not started: nothing to pause
+    before = stored(night)
+
+    status, headers, body = post_kept(harry, night.event_id, fields)
+
+    assert refused["status"] == status == 422 and headers["Idempotency-Replayed"] == "true"
+    assert refusal({"controls": body}) == refusal(refused) and "started yet" in refusal(refused)
+    assert stored(night) == before
+
+
+def test_r_clock_3_a_tap_posted_then_sent_on_the_line_gets_the_posts_answer(night, harry, line):
+    fields = {"csrf_token": harry.token, "version": "0", "action": "start", "idempotency_key": KEY}
+    status, _, body = post_kept(harry, night.event_id, fields)
+    again = send(line, fields)
+
+    assert status == 200 and again == {"status": 200, "controls": body, "replayed": True}
+    assert stored(night)["clock_version"] == 1
+
+
+def test_r_clock_3_a_garbled_key_on_the_line_is_refused_and_nothing_is_applied(night, harry, line):
+    before = stored(night)
+    answer = tap(line, harry, "start", 0, idempotency_key="not a key!")
+    assert answer["status"] == 400 and refusal(answer) == "The form's one-time key is garbled: reload the page, then try again."
+    assert stored(night) == before
+
+
 def test_r_clock_3_the_level_picker_over_the_line_escapes_a_breaks_label(night, harry, line):
     with night.app.app_context():
         event = db.session.get(Event, night.event_id)

@@ -1,7 +1,8 @@
 """Web Push messages kept in Redis (REDIS_URL): any process sends what any process queued, a message
-due later waits in Redis and survives a restart, two processes never send one message twice, and with
-Redis down the process sends its own (the host's action answers as ever). Redis on 127.0.0.1:6379,
-database 13, a key prefix of each test's own."""
+due later waits in Redis and survives a restart, two processes never send one message twice, a message
+claimed by a process that dies is sent by another once its lease runs out, and with Redis down the
+process sends its own (the host's action answers as ever). Redis on 127.0.0.1:6379, database 13, a key
+prefix of each test's own."""
 import datetime as dt
 import time
 import uuid
@@ -10,6 +11,7 @@ import pytest
 
 from league.push import Message, penalty_over
 from live.push import Sender
+from live.push_queue import RedisQueue
 from services import push
 from services.models import utcnow
 from tests.conftest import login
@@ -109,6 +111,85 @@ def test_r_late_3_redis_down_the_process_sends_its_own_and_the_host_is_answered(
     assert not sender.shared.up()  # marked down: the next tap doesn't wait for it again
     assert tap(client, night, "pause").status_code == 200
     assert db.session.get(type(night), night.id).clock_running_since_ms is None
+
+
+LEASE = dict(PUSH_LEASE_S=1, PUSH_TIMEOUT_S=0.3)  # a lease of a second: a dead process's runs out soon
+
+
+def note_for_ann(night, words="Seat 9 is yours."):
+    with host_action(night, "notes"):
+        push.tell(member("Ann").id, Message("Note", words, "/"))
+
+
+def bodies(service, phone):
+    return [phone.read(body)["body"] for _, _, body, _ in service.received]
+
+
+def test_a_message_claimed_by_a_process_that_dies_is_sent_once_more_after_its_lease(app, night, service, shared):
+    web = shared(PUSH_SEND_HERE=False, **LEASE)
+    seated_night(night, ["Ann"])
+    phones = subscribed(app, night, service, "Ann")
+    note_for_ann(night)
+    dying = web.shared.claim(timeout_s=2)  # a process claims it, then dies before the push service answers
+    assert dying.item["message"]["body"] == "Seat 9 is yours."
+    assert web.shared._redis.zcard(web.shared.claimed) == 1 and web.shared._redis.llen(web.shared.ready) == 0
+    survivor = shared(**LEASE)
+    survivor.serve()  # a process still running: its pump finds the lease run out and sends the message
+    assert messages(service, phones, 1) == {"Ann": [{"title": "Note", "body": "Seat 9 is yours.", "url": "/"}]}
+    assert survivor.wait_idle()
+    time.sleep(1.5)  # past another lease: a message sent and answered for is not sent again
+    assert bodies(service, phones["Ann"]) == ["Seat 9 is yours."]
+    assert web.shared._redis.zcard(web.shared.claimed) == 0 and web.shared.due_count() == 0
+
+
+def test_a_message_answered_for_is_gone_from_redis_and_never_sent_again(app, night, service, shared):
+    web = shared(PUSH_SEND_HERE=False, **LEASE)
+    seated_night(night, ["Ann"])
+    phones = subscribed(app, night, service, "Ann")
+    note_for_ann(night)
+    claim = web.shared.claim(timeout_s=2)
+    assert web.shared.done(claim, []) is True  # its sender answers for it
+    assert web.shared._redis.zcard(web.shared.claimed) == 0 and web.shared._redis.llen(web.shared.ready) == 0
+    other = shared(**LEASE)
+    other.serve()
+    time.sleep(1.5)  # past its lease: nothing comes back to be sent
+    assert other.wait_idle() and service.received == []
+    note_for_ann(night, "Table 2 is broken.")  # the pump is at work, and it sends what comes next
+    assert messages(service, phones, 1)["Ann"][0]["body"] == "Table 2 is broken."
+
+
+def test_a_retry_goes_back_to_later_as_its_claim_is_released(app, night, service, shared):
+    sender = shared(**LEASE)
+    seated_night(night, ["Ann"])
+    phones = subscribed(app, night, service, "Ann")
+    service.answers["/push/Ann"] = [500, 503]  # the push service fails twice, then takes it
+    note_for_ann(night)
+    service.wait_for(3)
+    assert sender.wait_idle()
+    time.sleep(1.5)  # past a lease: nothing of it is left claimed to be sent again
+    assert bodies(service, phones["Ann"]) == ["Seat 9 is yours."] * 3
+    queue = sender.shared
+    assert (queue._redis.zcard(queue.claimed), queue._redis.zcard(queue.later), queue._redis.llen(queue.ready)) \
+        == (0, 0, 0)
+
+
+def test_a_slow_sender_whose_lease_ran_out_stops_and_the_new_holder_sends(app, shared):
+    shared(**LEASE)
+    slow = RedisQueue.from_config(app.config)
+    fast = RedisQueue.from_config(app.config)
+    assert slow.put([({"member": 1, "message": {"body": "one"}}, 0.0), ({"member": 2, "message": {"body": "two"}}, 0.0)])
+    first, second = slow.claim(timeout_s=2), slow.claim(timeout_s=2)
+    time.sleep(1.2)  # both leases run out; the first message is claimed again by another process
+    again = fast.claim(timeout_s=2)
+    assert again.item == first.item and again.receipt != first.receipt
+    retry = ({"endpoint": "x", "tries": 1}, time.time())
+    assert slow.keep(first) is False and slow.done(first, [retry]) is False  # not its own: nothing queued
+    assert slow._redis.llen(slow.ready) == 1  # the second, back in ready, not yet claimed by anyone
+    assert slow.keep(second) is True  # taken back: still its own, its lease renewed
+    assert slow._redis.llen(slow.ready) == 0 and slow._redis.zcard(slow.claimed) == 2
+    assert slow.done(second, []) is True and fast.done(again, [retry]) is True
+    assert slow._redis.zcard(slow.claimed) == 0 and slow._redis.llen(slow.ready) == 1  # the holder's retry only
+    slow.clear()
 
 
 def test_the_push_sender_command_needs_redis(runner):
