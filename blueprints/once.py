@@ -63,8 +63,10 @@ SAVED = "That was already saved: reload the page to see it."
 GARBLED = "The form's one-time key is garbled: reload the page, then try again."
 # What the host's phone adds to an action it kept, offline or for want of an answer (static/host/kept.js
 # and controls.js, keep): when it was tapped and, for a clock tap, on which clock. Sent again with its
-# key, it is the same action, not another request: these do not name the request.
-KEPT_TAP_FIELDS = frozenset({"tapped_at_ms", "seen_clock"})
+# key, it is the same action, not another request: these do not name the request. Nor does the CSRF
+# token: it proves whose the request is, not what it does, and a page read a second later holds
+# another one (Flask-WTF's tokens are timestamped), so a repeat from a reloaded page is the same action.
+UNNAMING_FIELDS = frozenset({"tapped_at_ms", "seen_clock", "csrf_token"})
 
 
 @dataclass
@@ -127,7 +129,7 @@ def form_digest(key: str, full_path: str, form, method: str = "POST") -> str:
 
 def _add_fields(digest, form) -> None:
     for name, value in sorted(form.items(multi=True)):
-        if name != FIELD and name not in KEPT_TAP_FIELDS:
+        if name != FIELD and name not in UNNAMING_FIELDS:
             digest.update(json.dumps([name, value]).encode())
 
 

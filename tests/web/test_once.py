@@ -7,6 +7,7 @@ import json
 import threading
 
 import pytest
+from itsdangerous import TimestampSigner
 from sqlalchemy import event, exc, update
 
 import blueprints
@@ -143,6 +144,20 @@ def test_the_form_field_carries_the_key_as_the_header_does(client, night, player
     form = {**bonus_anyway(client, night, players["Ann"]), once.FIELD: KEY}
     answers = [client.post(f"/host/events/{night.id}/players", data=form) for _ in range(2)]
     assert [a.status_code for a in answers] == [200, 200] and replayed(answers[1])
+    assert count(BonusClaim) == 1
+
+
+def test_a_repeat_with_a_fresh_csrf_token_is_the_same_action(client, night, players, monkeypatch):
+    """The token is the page's, not the action's (and timestamped: a page read a second later holds
+    another): the same key and fields with a newer token are answered as the first, applied once."""
+    first = bonus_anyway(client, night, players["Ann"])
+    stamped = TimestampSigner.get_timestamp
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: stamped(signer) + 5)  # the page reloaded later
+    again = {**first, "csrf_token": csrf_token(client, "/")}
+    assert again["csrf_token"] != first["csrf_token"]
+    answers = [client.post(f"/host/events/{night.id}/players", headers=keyed(), data=form) for form in (first, again)]
+    assert [a.status_code for a in answers] == [200, 200] and replayed(answers[1])
+    assert answers[1].get_data() == answers[0].get_data()
     assert count(BonusClaim) == 1
 
 
