@@ -99,15 +99,30 @@
     }
     const who = button?.closest("[data-keep-who]")?.dataset.keepWho || form.dataset.keepWho;
     const words = (button?.getAttribute("aria-label") || button?.textContent || op).trim();
+    // The same action tapped again while it waits (no answer came, wet hands): it is the one waiting,
+    // not a second warning or check-in.
+    const twin = repeatOf(detail.path, detail.formData);
+    if (twin) return tell(form, `${twin.label}: already waiting to send`);
     const tap = keep({ kind: form.dataset.keep, url: detail.path, fields: [...detail.formData.entries()],
                        label: who && !words.includes(who) ? `${who}: ${words}` : words, swap: form.dataset.keepSwap });
     form.elements.idempotency_key?.remove();   // the next tap is a new action, with a key of its own
-    const sheet = form.closest("#floor")?.querySelector(".sheet-said");   // the sheet is modal: said in it
-    if (sheet) {
-      const said = Object.assign(D.createElement("p"), { className: "flash", textContent: `${words}: waiting to send` });
-      said.setAttribute("role", "status");
-      sheet.replaceChildren(said);
-    } else say(`${tap.label}: waiting to send`);
+    tell(form, `${form.closest("#floor") ? words : tap.label}: waiting to send`);
+  }
+  // Where the host is looking: in the sheet (it is modal), else the players page's polite region.
+  function tell(form, text) {
+    const sheet = form.closest("#floor")?.querySelector(".sheet-said");
+    if (!sheet) return say(text);
+    const note = Object.assign(D.createElement("p"), { className: "flash", textContent: text });
+    note.setAttribute("role", "status");
+    sheet.replaceChildren(note);
+  }
+  // A waiting action the same as this one: the same address and fields but for what each tap has of
+  // its own (its key, its moment, the page's CSRF token; blueprints/once.py UNNAMING_FIELDS).
+  const OWN = new Set(["idempotency_key", "tapped_at_ms", "seen_clock", "csrf_token"]);
+  const named = entries => JSON.stringify([...entries].filter(([name]) => !OWN.has(name)).sort());
+  function repeatOf(url, formData) {
+    const these = named(formData.entries());
+    return waiting().find(tap => tap.url === url && named(pairs(tap)) === these) || null;
   }
   D.addEventListener("htmx:configRequest", event => {
     const form = event.detail.elt.closest?.("form[data-keep]");
@@ -121,10 +136,12 @@
       const op = config?.formData?.get("op") || "";
       if (!form || !KEEPS.test(op) || !config.formData.get("idempotency_key")) return;
       const button = config.triggeringEvent?.submitter;
-      keep({ kind: form.dataset.keep, url: config.path, fields: [...config.formData.entries()],
-             label: (button?.getAttribute("aria-label") || button?.textContent || op).trim(), swap: form.dataset.keepSwap });
       form.elements.idempotency_key?.remove();
       setTimeout(() => form.querySelector("#unavailable")?.remove());   // once.js's "tap again": it waits instead
+      if (repeatOf(config.path, config.formData)) return;   // the same action, waiting already
+      keep({ kind: form.dataset.keep, url: config.path, fields: [...config.formData.entries()],
+             label: (button?.getAttribute("aria-label") || button?.textContent || op).trim(), swap: form.dataset.keepSwap });
+      tell(form, "No answer came: kept, and sent again when the signal allows (it is done once)");
     });
   }
 

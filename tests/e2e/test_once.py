@@ -1,5 +1,6 @@
-"""One tap, one action on the host's 390×844 phone (blueprints/once.py, static/js/app.js): a warning
-whose answer never reached the phone, tapped again, is recorded once; a double tap on it is one
+"""One tap, one action on the host's 390×844 phone (blueprints/once.py, static/js/app.js, static/host/
+kept.js): a warning whose answer never reached the phone is kept and sent again with its key, and
+tapped again meanwhile is the one waiting: it is recorded once; a double tap on it is one
 warning; and the next tap after an answer is a new one."""
 from __future__ import annotations
 
@@ -40,14 +41,21 @@ def test_a_warning_tapped_again_after_a_lost_answer_or_double_tapped_is_recorded
             route.continue_()
     host.route("**/floor/**", answer_lost)
     floor.get_by_role("button", name="Verbal warning").click()
-    expect(host.locator("#unavailable")).to_contain_text("Tap again: a tap that already went through is not done twice")
+    # kept on the phone with its key (static/host/kept.js), said in the sheet and in the waiting box
+    expect(floor.locator(".sheet-said")).to_contain_text("No answer came: kept")
+    expect(host.locator("#kept [data-kept-waiting]")).to_contain_text("Verbal warning")
     assert lost[0] and warnings(live_server.app, event_id) == 1
-    # The host taps again: the same key, so the first answer comes back, and no second warning
+    # The host taps again: the same action is the one waiting, not a second warning
     floor.get_by_role("button", name="Verbal warning").click()
+    expect(floor.locator(".sheet-said")).to_contain_text("already waiting to send")
+    expect(host.locator("#kept [data-kept-waiting] li")).to_have_count(1)
+    # The answer comes through now: the kept one goes again with its key, and the first answer comes back
+    host.unroute("**/floor/**")
+    host.evaluate("dispatchEvent(new Event('online'))")
+    expect(host.locator("#kept")).to_be_hidden()
     expect(floor.locator(".flash")).to_have_text("Ann Lee: verbal warning")
     expect(floor.locator("[data-history]")).to_have_text("Earlier warnings and penalties: 1 tonight.")
     assert warnings(live_server.app, event_id) == 1
-    host.unroute("**/floor/**")
     screenshot(host, "once-warning-after-a-lost-answer")
     check_fits(host, 390)
     axe(host, "the player's sheet after a repeated tap")
