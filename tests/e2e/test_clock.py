@@ -42,8 +42,9 @@ def night(live_server):
             member = Member.named(league_id, f"Player {number + 1}")
             db.session.add(member)
             db.session.flush()
-            db.session.add(Entry(event_id=event_id, member_id=member.id,
-                                 status="played" if number >= 10 else "playing"))
+            out = number >= 10  # the last two out already, in 12th and 11th (R-PTS-5)
+            db.session.add(Entry(event_id=event_id, member_id=member.id, status="played" if out else "playing",
+                                 position=22 - number if out else None))
         db.session.commit()
         db.session.remove()
     return SimpleNamespace(url=live_server.url, app=live_server.app, id=event_id,

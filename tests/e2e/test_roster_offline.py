@@ -18,6 +18,7 @@ from services.models import Action, Entry, Member
 from tests.e2e.conftest import axe, seed_tonight
 from tests.e2e.test_clock import open_host, tap
 from tests.e2e.test_host_offline import PAUSED_JS, RUNNING_JS, allow_offline_errors, kept
+from tests.e2e.test_seat_notice import seed_players
 from wiring.extensions import db
 
 POSTS = re.compile(r".*/host/events/\d+/(clock|players|floor/\d+)$")
@@ -27,14 +28,7 @@ POSTS = re.compile(r".*/host/events/\d+/(clock|players|floor/\d+)$")
 def night(live_server):
     """Tonight's game at the Rose & Crown, host Harry, Player 1 to Player 10 in it."""
     league_id, event_id, _ = seed_tonight(live_server.app)
-    with live_server.app.app_context():
-        for number in range(10):
-            member = Member.named(league_id, f"Player {number + 1}")
-            db.session.add(member)
-            db.session.flush()
-            db.session.add(Entry(event_id=event_id, member_id=member.id, status="playing"))
-        db.session.commit()
-        db.session.remove()
+    seed_players(live_server.app, event_id, league_id, [f"Player {number + 1}" for number in range(10)])
     return SimpleNamespace(url=live_server.url, app=live_server.app, id=event_id,
                            host=f"{live_server.url}/host/events/{event_id}")
 
