@@ -16,7 +16,7 @@ from services.clocks import clock_view
 from services.field import entry_of, live_game_elsewhere
 from services.journal import Journal
 from services.members import not_welcome
-from services.models import Entry, Event, Member, Ruling, utcnow
+from services.models import Entry, Event, Member, Ruling, moment, utcnow
 from services.night_snapshot import NightSnapshot, read_night
 from services.places import place
 from services.seats import seat_late_arrival
@@ -30,12 +30,15 @@ def event_for_check_in(code: str) -> Event | None:
 
 
 def check_in(event: Event, member: Member, journal: Journal | None = None, *, by_host: bool = False,
-             override_reason: str = "", user_id: int | None = None, night: NightSnapshot | None = None) -> Entry:
+             override_reason: str = "", user_id: int | None = None, night: NightSnapshot | None = None,
+             tapped_at_ms: int | None = None) -> Entry:
     """R-MEM-1, R-LATE-1/3/4: a member arrives. On their own phone the entry waits for the host to
     confirm (pending); the host's own check-in seats them at once, and the field grows: everyone
     already out moves one place down (R-PTS-5, services.places). Closed once the major break has
     started, unless the host overrides with a reason (recorded as a ruling). `night`: the host
-    action's night, which the arrival then joins (read here when not given)."""
+    action's night, which the arrival then joins (read here when not given). `tapped_at_ms`: a host's
+    check-in kept on their phone while it had no signal is judged, and arrives, at the moment it was
+    tapped (R-LATE-1: registration open then is open), where the clock still tells it (clock_view)."""
     if reason := not_welcome(member):  # R-MEM-2: banned (the reason recorded), or a merged record
         raise Refused(reason)
     if event.status == EventStatus.CANCELLED:
@@ -52,7 +55,8 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     # R-QUAL-3..5: a final admits only its month's qualifiers (the host may override, a ruling).
     finals.admit(event, member, journal, by_host=by_host, override_reason=override_reason, user_id=user_id)
     elsewhere = live_game_elsewhere(member, event)
-    decision = late_entry.entry_decision(clock_view(event), elsewhere.venue.name if elsewhere else None, member.name)
+    decision = late_entry.entry_decision(clock_view(event, tapped_at_ms), elsewhere.venue.name if elsewhere else None,
+                                         member.name)
     minutes = event.setting("registration_close_minutes")
     if decision.reason == late_entry.ENTRY_CLOSED and minutes:  # R-LATE-1: the night's own close, said as it is
         decision = dataclasses.replace(decision, reason=(
@@ -66,8 +70,9 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
                               reason=typed_text(override_reason, MAX_REASON_LENGTH, "the reason"),
                               detail={"member": member.name}))
     status = EntryStatus.PLAYING if by_host else EntryStatus.PENDING
+    arrived = utcnow() if tapped_at_ms is None else moment(tapped_at_ms)
     if entry is None:
-        entry = Entry(event_id=event.id, member_id=member.id, status=status, arrived_at=utcnow(),
+        entry = Entry(event_id=event.id, member_id=member.id, status=status, arrived_at=arrived,
                       own_phone=not by_host)  # R-PAY-2: checked in on their own phone, they vote on it
         if night is None:
             db.session.add(entry)
@@ -79,7 +84,7 @@ def check_in(event: Event, member: Member, journal: Journal | None = None, *, by
     else:  # a pre-registered player arriving (R-LATE-3), or one whose unpaid request becomes an arrival
         if journal:
             journal.touch(entry)
-        entry.status, entry.arrived_at = status, utcnow()
+        entry.status, entry.arrived_at = status, arrived
         entry.own_phone = entry.own_phone or not by_host
     finals.set_stack(event, entry)  # R-FIN: a final's stack by player
     if by_host and journal:

@@ -285,9 +285,14 @@ def stored_versions(event_ids: list[int]) -> dict[int, int]:
     return {event_id: version for event_id, version in rows}
 
 
-def clock_view(event: Event) -> clock.ClockView:
-    """The event's clock now."""
-    return with_registration_close(event, clock.view(structure_of(event), state_of(event), now_ms()))
+def clock_view(event: Event, at_ms: int | None = None) -> clock.ClockView:
+    """The event's clock now, or at `at_ms` (R-CLOCK-3, R-LATE-1: the moment an action kept on the
+    host's phone was tapped) where the stored clock still tells it: a moment after the clock's last
+    change (before it, the clock was another one; then: now)."""
+    state, now = state_of(event), now_ms()
+    changed = max(event.clock_changed_ms or 0, state.running_since_ms or 0)
+    at = at_ms if at_ms is not None and changed <= at_ms <= now else now
+    return with_registration_close(event, clock.view(structure_of(event), state, at))
 
 
 def with_registration_close(event: Event, view: clock.ClockView) -> clock.ClockView:

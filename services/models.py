@@ -51,6 +51,11 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
+def moment(ms: int) -> dt.datetime:
+    """Server time in epoch ms (the clock's) as a timestamp column stores it: UTC, naive."""
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).replace(tzinfo=None)
+
+
 def one_of(column: str, vocabulary) -> CheckConstraint:
     """The database refuses any value of `column` outside the vocabulary (league/statuses.py); NULL
     passes, as SQL's CHECK lets it, where the column allows it."""

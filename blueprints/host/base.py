@@ -10,7 +10,7 @@ from blueprints import event_or_404, runs
 from blueprints.forms import blank_or_whole_number
 from league import clock
 from services import Refused, clocks
-from services.models import Event
+from services.models import Event, moment
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -38,19 +38,23 @@ GARBLED = "That request was garbled; nothing changed."
 TAPPED_AT_MAX = 10**13
 
 
-def tapped_moment(form) -> dt.datetime | None:
-    """R-PTS-5, R-PEN-1/2: when a roster or sheet action kept on the host's phone while it had no
-    signal was tapped (`tapped_at_ms`, server time as the phone reckoned it), so that the journal's
-    time of a bust-out and a penalty's start and return estimate are the host's, not the signal's.
-    Bounded as clock.tap_time bounds the clock's taps (R-CLOCK-3), with no clock change to stay after:
-    never in the future, at most TAP_KEPT_MS back. None for an action sent as it was made.
+def tapped_at(form) -> int | None:
+    """R-CLOCK-3: when an action kept on the host's phone while it had no signal was tapped
+    (`tapped_at_ms`, server time as the phone reckoned it), in server ms, bounded as clock.tap_time
+    bounds the clock's taps with no clock change to stay after: never in the future, at most
+    TAP_KEPT_MS back. None for an action sent as it was made.
     Raises Refused, nothing written: a garbled moment, or one too old to apply as then."""
     tapped = blank_or_whole_number(form.get("tapped_at_ms"), GARBLED, high=TAPPED_AT_MAX)
     if tapped is None:
         return None
-    now = clocks.now_ms()
     try:
-        at = clock.tap_time(tapped, now, None)
+        return clock.tap_time(tapped, clocks.now_ms(), None)
     except clock.TapTooOld as too_old:
         raise Refused(str(too_old)) from None
-    return dt.datetime.fromtimestamp(at / 1000, dt.UTC).replace(tzinfo=None)
+
+
+def tapped_moment(form) -> dt.datetime | None:
+    """R-PTS-5, R-PEN-1/2: `tapped_at` as the journal's time (naive UTC), so that a bust-out's time and a
+    penalty's start and return estimate are the host's, not the signal's."""
+    at = tapped_at(form)
+    return None if at is None else moment(at)

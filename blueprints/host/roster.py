@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 from blueprints import host_action, page_or_fragment
 from blueprints.filters import ordinal
 from blueprints.forms import blank_or_whole_number, row_id, whole_number
-from blueprints.host.base import bp, my_event, tapped_moment
+from blueprints.host.base import bp, my_event, tapped_at, tapped_moment
 from league.chips import BONUS_LABELS, WINDOWED_BONUSES
 from league.deals import MAX_DEAL_PLAYERS
 from league.members import search_key
@@ -343,7 +343,7 @@ def _walk_in(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -
     if id_seen:
         members.id_checked(member, log)
     entry = checkin.check_in(night.event, member, log, by_host=True, override_reason=form.get("reason", ""),
-                             user_id=current_user.id, night=night)
+                             user_id=current_user.id, night=night, tapped_at_ms=tapped_at(form))
     return f"Checked in {member.name}{_own_stack(entry)}{_buy_in_taken(night.event, arrived=entry.pre_registered)}"
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from league import clock as league_clock
 from services import clocks
-from services.models import Action, Penalty, User
+from services.models import Action, Entry, Member, Penalty, User, moment
 from tests.conftest import csrf_token, login
-from tests.fixtures.host import floor_op, host_op, seat_players
+from tests.fixtures.host import floor_op, host_op, seat_players, tap
 from tests.fixtures.pages import html
 from tests.fixtures.rows import entries, every_row, written
 from wiring.extensions import db
@@ -21,10 +21,6 @@ from wiring.extensions import db
 T0 = 1_900_000_000_000  # the server's time, in the test's hands
 MINUTE = 60_000
 KEY = "k" * 32
-
-
-def moment(ms: int) -> dt.datetime:
-    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).replace(tzinfo=None)
 
 
 @pytest.fixture
@@ -168,3 +164,54 @@ def test_r_mem_1_the_door_list_is_the_nights_host_or_organisers_only(client, nig
     login(client, "organiser", "pw-organiser")
     assert client.get(url).status_code == 200
     assert client.get("/host/events/99999/members.json").status_code == 404
+
+
+@pytest.fixture
+def dora(night):
+    """A member not in tonight's game; the night's registration closes after 30 minutes of play."""
+    member = Member.named(night.league_id, "Dora Walker")
+    night.settings = {**night.settings, "registration_close_minutes": 30}
+    db.session.add(member)
+    db.session.commit()
+    return member
+
+
+def arrived(night, member):
+    db.session.expire_all()
+    return db.session.scalar(db.select(Entry).where(Entry.event_id == night.id, Entry.member_id == member.id))
+
+
+def test_r_late_1_a_check_in_kept_while_registration_was_open_is_in_though_sent_after_it_closed(
+        client, night, three, dora, server_time):
+    """The host checked Dora in at 29 minutes of play with no signal; it came back at 32: she arrived
+    when the host said so, with registration open then, and needs no ruling."""
+    tap(client, night, "start")
+    tapped = T0 + 29 * MINUTE
+    server_time["ms"] = T0 + 32 * MINUTE
+    answer = host_op(client, night, f"walk_in:{dora.id}", tapped_at_ms=str(tapped))
+    assert answer.status_code == 200 and "Checked in Dora Walker" in html(answer)
+    entry = arrived(night, dora)
+    assert entry.status == "playing" and entry.arrived_at == moment(tapped)
+
+
+def test_r_late_1_a_check_in_kept_after_registration_closed_is_refused_with_the_override(
+        client, night, three, dora, server_time):
+    tap(client, night, "start")
+    server_time["ms"] = T0 + 32 * MINUTE
+    answer = host_op(client, night, f"walk_in:{dora.id}", tapped_at_ms=str(T0 + 31 * MINUTE))
+    assert answer.status_code == 422 and "registration ended after 30 minutes of play" in html(answer)
+    assert 'form="override"' in html(answer)
+    assert arrived(night, dora) is None
+
+
+def test_r_late_1_a_check_in_kept_before_the_clock_changed_is_judged_on_the_clock_now(
+        client, night, three, dora, server_time):
+    """The host's phone kept Dora's check-in at 29 minutes; meanwhile another screen jumped the clock
+    on: the clock at the tap can no longer be told from the stored one, so she is judged as now."""
+    tap(client, night, "start")
+    server_time["ms"] = T0 + 30 * MINUTE + 30_000
+    tap(client, night, "jump", index="3")
+    server_time["ms"] = T0 + 31 * MINUTE
+    answer = host_op(client, night, f"walk_in:{dora.id}", tapped_at_ms=str(T0 + 29 * MINUTE))
+    assert answer.status_code == 422 and "registration ended" in html(answer)
+    assert arrived(night, dora) is None
