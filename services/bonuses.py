@@ -18,13 +18,15 @@ from wiring.extensions import db
 
 
 def claim_bonus(event: Event, entry: Entry, kind: str, journal: Journal, *, override_reason: str = "",
-                user_id: int | None = None) -> int:
+                user_id: int | None = None, tapped_at_ms: int | None = None) -> int:
     """R-CHIP-1..3: accept a bonus claim under the event type's kinds, values and windows; refuse
-    with the reason, unless the host overrides with a reason (recorded as a ruling)."""
+    with the reason, unless the host overrides with a reason (recorded as a ruling). `tapped_at_ms`:
+    a bonus kept on the host's phone while it had no signal is judged by the window at the moment it
+    was tapped, where the clock still tells it (clock_view)."""
     if entry.event_id != event.id or entry.status not in (*STILL_IN, EntryStatus.PENDING):
         raise Refused("That player is not in this game.")
     claimed = db.session.scalars(db.select(BonusClaim.kind).where(BonusClaim.entry_id == entry.id)).all()
-    view = clock_view(event)
+    view = clock_view(event, tapped_at_ms)
     # R-CHIP-2: the windows apply once the clock has started, unless the night's settings take food
     # and drink at any time (its snapshot: Event.setting).
     windows = event.setting("bonus_windows") != BonusWindows.ANY_TIME

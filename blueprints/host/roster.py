@@ -465,7 +465,7 @@ def _bonus(night: NightSnapshot, arg: str, form: Form, log: journal.Journal) -> 
     entry = _entry(night, arg or form.get("bonus_entry"))
     kind = form.get("kind", "")
     chips = bonuses.claim_bonus(night.event, entry, kind, log, override_reason=form.get("why", ""),
-                                user_id=current_user.id)
+                                user_id=current_user.id, tapped_at_ms=tapped_at(form))
     return f"{entry.member.name}: {BONUS_LABELS.get(kind, kind)} bonus +{chips:,}"
 
 

@@ -10,8 +10,9 @@ import re
 import pytest
 
 from league import clock as league_clock
+from live.payload import clock_payload
 from services import clocks
-from services.models import Action, Entry, Member, Penalty, User, moment
+from services.models import Action, BonusClaim, Entry, Member, Penalty, User, moment
 from tests.conftest import csrf_token, login
 from tests.fixtures.host import floor_op, host_op, seat_players, tap
 from tests.fixtures.pages import html
@@ -215,3 +216,23 @@ def test_r_late_1_a_check_in_kept_before_the_clock_changed_is_judged_on_the_cloc
     answer = host_op(client, night, f"walk_in:{dora.id}", tapped_at_ms=str(T0 + 29 * MINUTE))
     assert answer.status_code == 422 and "registration ended" in html(answer)
     assert arrived(night, dora) is None
+
+
+def test_r_chip_2_a_drink_bonus_kept_in_the_major_break_is_given_though_sent_after_it(client, night, three,
+                                                                                     server_time):
+    """The host gave Ann her drink bonus three minutes before the major break ended, with no signal; the
+    signal came back after the break: the window at the tap was open, so no ruling is needed. Sent as made, now, it
+    is outside the window."""
+    structure = clock_payload(night)["structure"]
+    major = next(i for i, item in enumerate(structure) if item.get("major"))
+    tap(client, night, "start")
+    tap(client, night, "jump", index=str(major + 1))  # the major break begins at T0
+    server_time["ms"] = T0 + (structure[major]["minutes"] + 2) * MINUTE  # and is over
+    ann, bob = three["Ann"], three["Bob"]
+    refused = host_op(client, night, f"bonus:{bob.id}", kind="drink")
+    assert refused.status_code == 422 and "only before play starts or during the major break" in html(refused)
+    tapped = T0 + (structure[major]["minutes"] - 3) * MINUTE
+    given = host_op(client, night, f"bonus:{ann.id}", kind="drink", tapped_at_ms=str(tapped))
+    assert given.status_code == 200 and "Ann: Drink bonus" in html(given), re.findall(r"class=\"error\">([^<]*)", html(given))
+    db.session.expire_all()
+    assert db.session.scalars(db.select(BonusClaim.entry_id).where(BonusClaim.kind == "drink")).all() == [ann.id]
