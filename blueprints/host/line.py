@@ -165,9 +165,7 @@ class _Line:
         controls = render_template("host/_controls.html", as_fragment=True, **context)
         if send:
             self.socket.send(json.dumps({"status": status, "controls": controls}, separators=(",", ":")))
-        response = Response(controls, status, mimetype="text/html")
-        response.vary.add("HX-Request")
-        return response
+        return Response(controls, status, mimetype="text/html")
 
     def again(self, event, found: once.Earlier) -> bool:
         """A repeat of a tap already sent (on the line or over HTTP): the first answer's controls again,
