@@ -100,6 +100,8 @@ def test_the_tv_says_the_level_the_moves_and_the_called_clock_one_at_a_time(live
     # The next level, said after the chime every phone plays at that moment
     host.goto(f"{base}/host/events/{event_id}")
     host.get_by_role("button", name="Start").click()
+    # the start answered (one tap at a time: a tap while one is on its way is a double tap, dropped)
+    expect(host.locator("#controls [data-main]")).to_have_text("Pause")
     host.get_by_role("button", name="Next level").click()
     tv.wait_for_function("window.shuffleupSaid.some(text => text.startsWith('Level'))")
     level = clock_json(base, event_id)
