@@ -104,20 +104,22 @@ def _give(event: Event, entry: Entry, kind: str, form: Form, log: journal.Journa
     return said
 
 
-def _end(event: Event, entry: Entry, arg: str, form: Form, log: journal.Journal) -> str:
-    """R-PEN-2: the host ends a penalty early."""
+def _end(event: Event, entry: Entry, arg: str, form: Form, log: journal.Journal, at: dt.datetime | None = None) -> str:
+    """R-PEN-2: the host ends a penalty early, now or at `at` (kept on a phone without signal)."""
     penalty = penalties.penalty_of(event, row_id(arg))
-    penalties.end_early(event, penalty, log, current_user.id)
+    penalties.end_early(event, penalty, log, current_user.id, now=at)
     return f"{entry.member.name} is back at the table"
 
 
-def _extend(event: Event, entry: Entry, arg: str, form: Form, log: journal.Journal) -> str:
-    """R-PEN-2: the host extends a penalty by a number of hands."""
+def _extend(event: Event, entry: Entry, arg: str, form: Form, log: journal.Journal,
+            at: dt.datetime | None = None) -> str:
+    """R-PEN-2: the host extends a penalty by a number of hands, a penalty running then (now, or `at`:
+    kept on a phone without signal)."""
     penalty = penalties.penalty_of(event, row_id(arg))
     more = read_whole_number(form.get("more_hands"), low=1, high=MAX_PENALTY_HANDS)
     if more is None:
         raise Refused(f"Give the hands to add as a whole number from 1 to {MAX_PENALTY_HANDS}.")
-    penalties.extend(event, penalty, more, log, current_user.id)
+    penalties.extend(event, penalty, more, log, current_user.id, now=at)
     return f"{entry.member.name}: penalty extended, back about {_local(event, penalty.until)}"
 
 
@@ -141,9 +143,9 @@ def floor_action(event_id: int, entry_id: int):
             elif op == "give" and arg in set(PenaltyKind):
                 message = _give(event, entry, arg, request.form, log, at)
             elif op == "end":
-                message = _end(event, entry, arg, request.form, log)
+                message = _end(event, entry, arg, request.form, log, at)
             elif op == "extend":
-                message = _extend(event, entry, arg, request.form, log)
+                message = _extend(event, entry, arg, request.form, log, at)
             else:
                 raise Refused("That button did nothing: reload the page.")
             log.action.summary = message

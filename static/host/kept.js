@@ -14,8 +14,9 @@
   const D = document, DB = "shuffleup-host", STORE = "taps", RESEND_MS = 15000;
   const find = selector => D.querySelector(selector);
   // What may wait for the signal: the clock's taps, and on the roster, its sheet and the door: Out (one
-  // player, or several in one hand), a bonus, Confirm, a known member's check-in, a warning or penalty.
-  const KEEPS = /^(bust|bust_hand|bonus|confirm|walk_in|give)(:|$)/;
+  // player, or several in one hand), a bonus, Confirm, a known member's check-in, a warning or penalty,
+  // and a penalty ended early or extended.
+  const KEEPS = /^(bust|bust_hand|bonus|confirm|walk_in|give|end|extend)(:|$)/;
   const box = () => find("#kept");
   const night = () => box()?.dataset.night;
   let kept = [], sending = false, opened = null;

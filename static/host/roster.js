@@ -272,12 +272,14 @@
     label();
     const shelf = window.shuffleupKept;
     for (const tap of shelf ? waiting : []) {
-      const [op, arg = ""] = (shelf.field(tap, "op") || "").split(":"), id = op === "give" ? (/\/floor\/(\d+)$/.exec(tap.url) || [])[1] : arg;
+      const [op, arg = ""] = (shelf.field(tap, "op") || "").split(":");
+      const id = ["give", "end", "extend"].includes(op) ? (/\/floor\/(\d+)$/.exec(tap.url) || [])[1] : arg;
       if (op === "bust") note(seatRow(id), "Out · waiting to send", true);
       else if (op === "bust_hand") tap.fields.filter(([name]) => name === "out").forEach(([, out]) => note(seatRow(out), "Out in one hand · waiting to send", true));
       else if (op === "confirm") note(buttonRow(`confirm:${id}`), "Confirmed · waiting to send", true);
       else if (op === "walk_in") note(buttonRow(`walk_in:${id}`), "Checked in · waiting to send", true);
       else if (op === "give") note(seatRow(id), `${PENALTY[arg] || "Penalty"} · waiting to send`, arg === "disqualification");
+      else if (op === "end" || op === "extend") note(seatRow(id), `Penalty ${op === "end" ? "ended" : "extended"} · waiting to send`, false);
       else if (op === "bonus") {
         const row = seatRow(id), given = shelf.field(tap, "kind"), bonus = row && row.querySelector("button[value^='bonus:']");
         const radio = D.querySelector(`#players input[name=kind][value="${CSS.escape(given || "")}"]`);

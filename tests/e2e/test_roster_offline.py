@@ -236,3 +236,36 @@ def test_r_chip_1_r_pen_1_a_bonus_and_a_warning_kept_offline_show_on_the_row_and
         assert [c.kind for c in db.session.scalars(db.select(BonusClaim))] == ["membership"]
         db.session.remove()
     offline_errors_only(roster_page)
+
+
+def test_r_pen_2_a_penalty_ended_early_offline_waits_on_the_row_and_ends_at_the_tap(night, phone):
+    """Player 5 sits out five hands; the signal drops and the host ends it early from the open sheet: it
+    waits, marked on the row, and goes on reconnect, the penalty over at the moment of the tap."""
+    from services.models import Penalty
+    allow_offline_errors(phone)
+    host = open_host(phone, night)
+    roster_page = players_tab(host, night)
+    roster = roster_page.locator("#players")
+    row = roster.locator(".seats > li", has=roster_page.get_by_role("link", name="Player 5", exact=True))
+    row.get_by_role("link", name="Player 5", exact=True).click()
+    sheet = roster_page.locator("#sheet")
+    sheet.get_by_label("Why (recorded in the rulings log)").fill("Slow roll")
+    sheet.get_by_label("Hands to miss").fill("5")
+    sheet.get_by_role("button", name="Missed hands").click()
+    expect(sheet.get_by_role("button", name="End early: back now")).to_be_visible()
+    host.context.set_offline(True)
+    roster_page.wait_for_function("() => !navigator.onLine")
+    tapped_before = roster_page.evaluate("shuffleupKept.serverNow()")
+    sheet.get_by_role("button", name="End early: back now").click()
+    expect(sheet.locator(".sheet-said .flash")).to_have_text("End early: back now: waiting to send")
+    sheet.get_by_role("link", name="Back to the players").click()
+    expect(row.locator(".kept-note")).to_have_text("Penalty ended · waiting to send")
+    roster_page.wait_for_timeout(4000)   # the signal is back four seconds later
+    host.context.set_offline(False)
+    expect(kept(roster_page)).to_be_hidden()
+    with night.app.app_context():
+        [penalty] = db.session.scalars(db.select(Penalty)).all()
+        ended_ms = penalty.ended_at.replace(tzinfo=dt.UTC).timestamp() * 1000
+        db.session.remove()
+    assert tapped_before - 1000 <= ended_ms <= tapped_before + 2500   # the tap's moment, not the send's
+    offline_errors_only(roster_page)

@@ -119,6 +119,25 @@ def test_r_pen_2_a_penalty_kept_offline_starts_and_ends_from_its_moment(client, 
     assert given.at == moment(tapped)
 
 
+def test_r_pen_2_a_penalty_ended_early_or_extended_offline_takes_its_moment(client, night, three, server_time):
+    """Extended two hands at 7 minutes before the signal came back, ended early at 2: the penalty's return
+    moves on from the extension, and it ends when the host said so, not when the phone sent it."""
+    started = T0 - 6 * MINUTE
+    assert floor_op(client, night, three["Bob"], "give:missed_hands", hands="5", reason="Slow roll",
+                    tapped_at_ms=str(started)).status_code == 200
+    penalty = db.session.scalar(db.select(Penalty))
+    extended = floor_op(client, night, three["Bob"], f"extend:{penalty.id}", more_hands="2",
+                        tapped_at_ms=str(T0 - 5 * MINUTE))
+    assert extended.status_code == 200
+    ended = floor_op(client, night, three["Bob"], f"end:{penalty.id}", tapped_at_ms=str(T0 - 2 * MINUTE))
+    assert ended.status_code == 200 and "Bob is back at the table" in html(ended)
+    db.session.expire_all()
+    penalty = db.session.get(Penalty, penalty.id)
+    assert penalty.hands == 7 and penalty.until == moment(started) + dt.timedelta(minutes=14)  # 7 hands, 30 an hour
+    assert penalty.ended_at == moment(T0 - 2 * MINUTE)
+    assert [action.at for action in actions(night, "floor_end")] == [moment(T0 - 2 * MINUTE)]
+
+
 def test_r_pen_1_a_warning_kept_too_long_is_refused_nothing_written(client, night, three, server_time):
     rows = every_row()
     answer = floor_op(client, night, three["Bob"], "give:warning", reason="Swearing",
