@@ -190,17 +190,24 @@ def entry_of_member(night, name):
     return status
 
 
-def test_r_chip_1_r_pen_1_a_bonus_and_a_warning_kept_offline_show_on_the_row_and_go_on_reconnect(night, phone,
-                                                                                              screenshot):
+def player_5s_sheet(night, phone):
+    """The host's clock page, the players tab with Player 5's sheet open over it: (host, roster page, Player
+    5's row, the sheet)."""
     allow_offline_errors(phone)
     host = open_host(phone, night)
     roster_page = players_tab(host, night)
-    roster = roster_page.locator("#players")
-    row = roster.locator(".seats > li", has=roster_page.get_by_role("link", name="Player 5", exact=True))
-    # Player 5's sheet, open when the signal drops: a warning given there waits, said in the sheet (modal)
+    row = roster_page.locator("#players .seats > li", has=roster_page.get_by_role("link", name="Player 5", exact=True))
     row.get_by_role("link", name="Player 5", exact=True).click()
     sheet = roster_page.locator("#sheet")
     expect(sheet.locator("h2")).to_contain_text("Player 5")
+    return host, roster_page, row, sheet
+
+
+def test_r_chip_1_r_pen_1_a_bonus_and_a_warning_kept_offline_show_on_the_row_and_go_on_reconnect(night, phone,
+                                                                                              screenshot):
+    # Player 5's sheet, open when the signal drops: a warning given there waits, said in the sheet (modal)
+    host, roster_page, row, sheet = player_5s_sheet(night, phone)
+    roster = roster_page.locator("#players")
     host.context.set_offline(True)
     roster_page.wait_for_function("() => !navigator.onLine")
     sheet.get_by_label("Why (recorded in the rulings log)").fill("Swearing at the dealer")
@@ -242,13 +249,7 @@ def test_r_pen_2_a_penalty_ended_early_offline_waits_on_the_row_and_ends_at_the_
     """Player 5 sits out five hands; the signal drops and the host ends it early from the open sheet: it
     waits, marked on the row, and goes on reconnect, the penalty over at the moment of the tap."""
     from services.models import Penalty
-    allow_offline_errors(phone)
-    host = open_host(phone, night)
-    roster_page = players_tab(host, night)
-    roster = roster_page.locator("#players")
-    row = roster.locator(".seats > li", has=roster_page.get_by_role("link", name="Player 5", exact=True))
-    row.get_by_role("link", name="Player 5", exact=True).click()
-    sheet = roster_page.locator("#sheet")
+    host, roster_page, row, sheet = player_5s_sheet(night, phone)
     sheet.get_by_label("Why (recorded in the rulings log)").fill("Slow roll")
     sheet.get_by_label("Hands to miss").fill("5")
     sheet.get_by_role("button", name="Missed hands").click()
