@@ -189,10 +189,7 @@ def act(event: Event, action: str, seen_version: int, *, index: int | None = Non
         if seen is None or seen != seen_clock(event):
             raise StaleClock()
         seen_version = state.version  # the clock as the host saw it: only the field moved on
-    # R-CLOCK-3: never before the clock last changed (nor, on a row from before that was kept, before
-    # it last started running: a pause earlier than that would count time backwards)
-    changed = max(event.clock_changed_ms or 0, state.running_since_ms or 0) or None
-    now = clock.tap_time(tapped_at_ms, now_ms(), changed)
+    now = clock.tap_time(tapped_at_ms, now_ms(), last_change_ms(event, state) or None)
     values: dict[str, Any] = {}
     log = None
     if action in HAND_FOR_HAND_ACTIONS:
@@ -285,13 +282,19 @@ def stored_versions(event_ids: list[int]) -> dict[int, int]:
     return {event_id: version for event_id, version in rows}
 
 
+def last_change_ms(event: Event, state: clock.ClockState) -> int:
+    """R-CLOCK-3: the moment the stored clock has told the time from (0: never changed), the earliest a
+    kept tap is applied at and a kept moment is read on: its last change, or, on a row from before that
+    was kept, when it last started running (a moment earlier would count time backwards)."""
+    return max(event.clock_changed_ms or 0, state.running_since_ms or 0)
+
+
 def clock_view(event: Event, at_ms: int | None = None) -> clock.ClockView:
     """The event's clock now, or at `at_ms` (R-CLOCK-3, R-LATE-1: the moment an action kept on the
     host's phone was tapped) where the stored clock still tells it: a moment after the clock's last
     change (before it, the clock was another one; then: now)."""
     state, now = state_of(event), now_ms()
-    changed = max(event.clock_changed_ms or 0, state.running_since_ms or 0)
-    at = at_ms if at_ms is not None and changed <= at_ms <= now else now
+    at = at_ms if at_ms is not None and last_change_ms(event, state) <= at_ms <= now else now
     return with_registration_close(event, clock.view(structure_of(event), state, at))
 
 
