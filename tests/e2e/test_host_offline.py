@@ -32,6 +32,18 @@ def kept(host):
     return host.locator("#kept")
 
 
+def pause_offline(host) -> int:
+    """The signal drops and the host taps Pause: kept, the only tap waiting. → the time left on the
+    host's clock at the tap (ms)."""
+    host.context.set_offline(True)
+    host.wait_for_function("() => !navigator.onLine")
+    at_tap = host.evaluate("shuffleupClock.view().remaining_ms")
+    host.locator("#controls").get_by_role("button", name="Pause", exact=True).click()
+    expect(kept(host).locator("[data-kept-count]")).to_have_text(
+        "1 waiting to send: no connection, they go when it's back")
+    return at_tap
+
+
 def test_r_clock_3_a_pause_taken_offline_pauses_every_phone_at_its_moment(night, phone):  # noqa: F811
     allow_offline_errors(phone)
     host = open_host(phone, night)
@@ -40,12 +52,7 @@ def test_r_clock_3_a_pause_taken_offline_pauses_every_phone_at_its_moment(night,
     player.wait_for_function(RUNNING_JS)
     expect(kept(host)).to_be_hidden()
 
-    host.context.set_offline(True)
-    host.wait_for_function("() => !navigator.onLine")
-    at_tap = host.evaluate("shuffleupClock.view().remaining_ms")
-    host.locator("#controls").get_by_role("button", name="Pause", exact=True).click()
-    expect(kept(host).locator("[data-kept-count]")).to_have_text(
-        "1 waiting to send: no connection, they go when it's back")
+    at_tap = pause_offline(host)
     host.locator("#controls").get_by_role("button", name="+1 min", exact=True).click()
     expect(kept(host).locator("[data-kept-count]")).to_have_text(
         "2 waiting to send: no connection, they go when it's back")

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from services.models import Action, Entry, Member
 from tests.e2e.conftest import axe, seed_tonight
 from tests.e2e.test_clock import open_host, tap
-from tests.e2e.test_host_offline import PAUSED_JS, RUNNING_JS, allow_offline_errors, kept
+from tests.e2e.test_host_offline import PAUSED_JS, RUNNING_JS, allow_offline_errors, kept, pause_offline
 from tests.e2e.test_seat_notice import seed_players
 from wiring.extensions import db
 
@@ -75,12 +75,7 @@ def test_r_pts_5_a_bust_out_and_a_pause_taken_offline_go_in_order_at_their_momen
     host.context.on("request", lambda request: posts.append(POSTS.match(request.url).group(1))
                     if request.method == "POST" and POSTS.match(request.url) else None)
 
-    host.context.set_offline(True)
-    host.wait_for_function("() => !navigator.onLine")
-    at_pause = host.evaluate("shuffleupClock.view().remaining_ms")
-    host.locator("#controls").get_by_role("button", name="Pause", exact=True).click()
-    expect(kept(host).locator("[data-kept-count]")).to_have_text(
-        "1 waiting to send: no connection, they go when it's back")
+    at_pause = pause_offline(host)
 
     roster_page.bring_to_front()
     roster_page.once("dialog", lambda dialog: dialog.accept())
